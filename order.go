@@ -1,0 +1,65 @@
+package cashier
+
+import (
+	"math/big"
+	"time"
+)
+
+// CollectionOrder is a request for a customer to pay a merchant.
+type CollectionOrder struct {
+	ID             string // service order id
+	MerchantID     string
+	CashierID      string
+	OrderNo        string // merchant's order number, unique per merchant
+	CustNo         string // merchant's customer number, echoed in webhooks
+	Chain          Chain
+	Symbol         string
+	Decimals       int
+	Amount         *big.Int // base units
+	PaidAmount     *big.Int // base units received so far
+	DepositAddress string   // where the customer pays
+	RedirectURL    string
+	Status         CollectionStatus
+	TxID           string // transaction that completed the order
+	FromAddress    string // payer of TxID
+	ExpireAt       time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	Version        int64 // optimistic concurrency: bumped on every update
+}
+
+// PayoutType is the funding mode of a payout order.
+type PayoutType int
+
+const (
+	PayoutBalance   PayoutType = 1 // tokens held by the payout contract
+	PayoutAllowance PayoutType = 2 // tokens pulled from an approving wallet
+)
+
+// Valid reports whether t is a known payout type.
+func (t PayoutType) Valid() bool { return t == PayoutBalance || t == PayoutAllowance }
+
+// PayoutOrder sends tokens from a payout contract to a recipient.
+type PayoutOrder struct {
+	ID          string // orderId in responses
+	MerchantID  string
+	ContractID  string
+	BatchID     string // set when created by a batch call
+	OrderNo     string
+	Chain       Chain
+	Recipient   string
+	Symbol      string
+	Decimals    int
+	Amount      *big.Int // base units
+	Fee         *big.Int // base units, charged per order
+	PayoutType  PayoutType
+	FromAddress string // allowance mode: the approving wallet
+	Remark      string
+	Status      PayoutStatus
+	TxID        string
+	GasAmount   string // gas consumed by the transaction, as reported by the chain
+	FailReason  string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}

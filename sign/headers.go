@@ -1,0 +1,33 @@
+package sign
+
+// Headers are the names of the service's HTTP headers for one brand prefix.
+// The interface writes the prefix as "Service"; an operator can change it so
+// clients written for a differently branded deployment work unchanged.
+type Headers struct {
+	APIKey      string // <P>-API-Key
+	RequestTime string // <P>-Request-Time
+	SignatureV2 string // <P>-Signature-V2
+	Signature   string // <P>-Signature (webhooks: HMAC of the raw body)
+	RecvWindow  string // <P>-Rec_Window
+	Event       string // <P>-Event (webhooks)
+	EventID     string // <P>-Event-Id (webhooks)
+}
+
+// DefaultPrefix is the prefix the interface uses.
+const DefaultPrefix = "Service"
+
+// HeaderNames returns the header names for prefix ("" means DefaultPrefix).
+func HeaderNames(prefix string) Headers {
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	return Headers{
+		APIKey:      prefix + "-API-Key",
+		RequestTime: prefix + "-Request-Time",
+		SignatureV2: prefix + "-Signature-V2",
+		Signature:   prefix + "-Signature",
+		RecvWindow:  prefix + "-Rec_Window",
+		Event:       prefix + "-Event",
+		EventID:     prefix + "-Event-Id",
+	}
+}

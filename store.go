@@ -1,0 +1,83 @@
+package cashier
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the service's durable state. The sqlite package implements it
+// for the embedded default; a PostgreSQL implementation provides the same
+// interface for several instances sharing one database.
+//
+// Reads outside Update see committed data. Update runs fn in one database
+// transaction: every state change and the outbox events it causes commit
+// together or not at all.
+type Store interface {
+	Reader
+	Outbox
+	Update(ctx context.Context, fn func(Tx) error) error
+	Close() error
+}
+
+// Reader holds the lookups, usable inside and outside a transaction. Each
+// returns a domain error with ENotFound (or the entity's own not-found code)
+// when nothing matches.
+type Reader interface {
+	Merchant(ctx context.Context, id string) (*Merchant, error)
+	MerchantByAPIKey(ctx context.Context, apiKey string) (*Merchant, error)
+	Cashier(ctx context.Context, id string) (*Cashier, error)
+	CashiersByMerchant(ctx context.Context, merchantID string) ([]Cashier, error)
+	Contract(ctx context.Context, id string) (*Contract, error)
+
+	Collection(ctx context.Context, id string) (*CollectionOrder, error)
+	CollectionByOrderNo(ctx context.Context, merchantID, orderNo string) (*CollectionOrder, error)
+	Collections(ctx context.Context, f CollectionFilter) ([]CollectionOrder, int, error)
+
+	Payout(ctx context.Context, id string) (*PayoutOrder, error)
+	PayoutByOrderNo(ctx context.Context, merchantID, orderNo string) (*PayoutOrder, error)
+	Payouts(ctx context.Context, f PayoutFilter) ([]PayoutOrder, int, error)
+}
+
+// Tx is a Reader and writer inside one transaction.
+type Tx interface {
+	Reader
+
+	CreateMerchant(ctx context.Context, m *Merchant) error
+	CreateCashier(ctx context.Context, c *Cashier) error
+	CreateContract(ctx context.Context, c *Contract) error
+
+	// CreateCollection fails with EDuplicate when the merchant already has
+	// a collection order with o.OrderNo.
+	CreateCollection(ctx context.Context, o *CollectionOrder) error
+	// UpdateCollection writes o if its stored Version still equals o.Version,
+	// then increments o.Version; otherwise EInvalidStatus (a concurrent change).
+	UpdateCollection(ctx context.Context, o *CollectionOrder) error
+
+	// CreatePayout fails with EDuplicate when the merchant already has a
+	// payout order with o.OrderNo.
+	CreatePayout(ctx context.Context, o *PayoutOrder) error
+	UpdatePayout(ctx context.Context, o *PayoutOrder) error
+
+	// AddEvent appends e to the outbox (assigning Seq, State pending, due at
+	// e.NextAttemptAt or e.CreatedAt).
+	AddEvent(ctx context.Context, e *Event) error
+}
+
+// CollectionFilter selects a merchant's collection orders for the list
+// endpoint. Times are inclusive bounds on CreatedAt; zero means unbounded.
+type CollectionFilter struct {
+	MerchantID string
+	Status     CollectionStatus // empty: any
+	Start, End time.Time
+	Page       int // 1-based
+	PageSize   int
+}
+
+// PayoutFilter selects payout orders for workers and the operator.
+type PayoutFilter struct {
+	MerchantID string
+	ContractID string
+	Status     PayoutStatus
+	Page       int
+	PageSize   int
+}
