@@ -1,0 +1,109 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/address"
+	"github.com/stablecashier/cashier/orders"
+)
+
+// NewMerchant generates a merchant with fresh credentials from crypto/rand.
+func NewMerchant(name string, clock cashier.Clock) (*cashier.Merchant, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 128 {
+		return nil, fmt.Errorf("merchant name must be 1 to 128 characters")
+	}
+	return &cashier.Merchant{
+		ID:         orders.NewID("m_"),
+		Name:       name,
+		APIKey:     "pk_" + randomToken(40),
+		SecretKey:  "sk_" + randomToken(48),
+		WebhookKey: "whk_" + randomToken(48),
+		Status:     cashier.MerchantActive,
+		CreatedAt:  clock.Now(),
+	}, nil
+}
+
+// NewCashier checks the merchant and webhook URL and builds a cashier.
+func NewCashier(ctx context.Context, r cashier.Reader, merchantID, name, webhookURL string, clock cashier.Clock) (*cashier.Cashier, error) {
+	if _, err := r.Merchant(ctx, merchantID); err != nil {
+		return nil, fmt.Errorf("merchant %s: %w", merchantID, err)
+	}
+	if err := CheckWebhookURL(webhookURL); err != nil {
+		return nil, err
+	}
+	if name == "" {
+		name = "Default cashier"
+	}
+	return &cashier.Cashier{
+		ID:         orders.NewID("c_"),
+		MerchantID: merchantID,
+		Name:       name,
+		WebhookURL: webhookURL,
+		Status:     cashier.CashierActive,
+		CreatedAt:  clock.Now(),
+	}, nil
+}
+
+// NewContract checks the merchant, network and address and builds a payout
+// contract record.
+func NewContract(ctx context.Context, r cashier.Reader, merchantID, chainID, addr string, clock cashier.Clock) (*cashier.Contract, error) {
+	if _, err := r.Merchant(ctx, merchantID); err != nil {
+		return nil, fmt.Errorf("merchant %s: %w", merchantID, err)
+	}
+	chain, err := cashier.ParseChain(chainID)
+	if err != nil {
+		return nil, err
+	}
+	canon, err := address.Validate(chain, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &cashier.Contract{
+		ID:         orders.NewID("k_"),
+		MerchantID: merchantID,
+		Chain:      chain,
+		Address:    canon,
+		Status:     cashier.ContractActive,
+		CreatedAt:  clock.Now(),
+	}, nil
+}
+
+// CheckWebhookURL accepts an empty URL (no webhooks) or an absolute http(s)
+// URL; whether http and private targets may be used is decided at delivery
+// time by the mode.
+func CheckWebhookURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("webhook URL %q must be an absolute http(s) URL", s)
+	}
+	return nil
+}
+
+const tokenAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// randomToken returns n characters drawn uniformly from tokenAlphabet.
+func randomToken(n int) string {
+	out := make([]byte, 0, n)
+	buf := make([]byte, n*2)
+	for len(out) < n {
+		if _, err := rand.Read(buf); err != nil {
+			panic(err) // crypto/rand does not fail on supported platforms
+		}
+		for _, b := range buf {
+			// 248 = 4*62: rejecting larger bytes keeps the draw unbiased.
+			if b < 248 && len(out) < n {
+				out = append(out, tokenAlphabet[int(b)%len(tokenAlphabet)])
+			}
+		}
+	}
+	return string(out)
+}

@@ -1,0 +1,66 @@
+// Command cashier runs the stablecoin cashier and payout service and
+// provisions merchants. See README.md for the commands and settings.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "cashier:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `usage: cashier COMMAND [flags]
+
+commands:
+  serve                 run the service (flags: cashier serve -h)
+  sandbox               run the service with in-process dev chains and demo data
+  merchant create       create a merchant: --data DIR --name NAME
+  cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
+  contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
+  webhook log           show an event's delivery log: --data DIR --event ID
+  webhook resend        deliver an event again: --data DIR --event ID
+  webhook test          send a signed test event: --data DIR --cashier ID
+`
+
+// run is the whole program with its outside world passed in, so tests can
+// drive it as a black box within one process.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("no command")
+	}
+	cmd, rest := args[0], args[1:]
+	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook") && len(rest) > 0 {
+		cmd, rest = cmd+" "+rest[0], rest[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, rest, getenv, stdout, stderr)
+	case "sandbox":
+		return sandbox(ctx, rest, getenv, stdout, stderr)
+	case "merchant create":
+		return merchantCreate(ctx, rest, getenv, stdout, stderr)
+	case "cashier create":
+		return cashierCreate(ctx, rest, getenv, stdout, stderr)
+	case "contract create":
+		return contractCreate(ctx, rest, getenv, stdout, stderr)
+	case "webhook log", "webhook resend", "webhook test":
+		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}

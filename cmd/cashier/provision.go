@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/app"
+	"github.com/stablecashier/cashier/config"
+)
+
+// provisionFlags parses the common configuration plus the command's own
+// flags, then opens the store.
+func provisionFlags(ctx context.Context, name string, args []string, getenv func(string) string, stderr io.Writer, own func(*flag.FlagSet)) (cashier.Store, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	own(fs)
+	cfg := config.Default()
+	rest, err := cfg.Load(fs, args, getenv)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) > 0 {
+		return nil, fmt.Errorf("%s: unexpected arguments %q", name, rest)
+	}
+	return app.OpenStore(ctx, cfg)
+}
+
+func merchantCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var name string
+	st, err := provisionFlags(ctx, "merchant create", args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&name, "name", "", "merchant name (required)")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	m, err := app.NewMerchant(name, cashier.SystemClock{})
+	if err != nil {
+		return err
+	}
+	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateMerchant(ctx, m) }); err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]string{
+		"merchantId": m.ID, "apiKey": m.APIKey, "secretKey": m.SecretKey, "webhookKey": m.WebhookKey,
+	})
+}
+
+func cashierCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var merchant, webhookURL, name string
+	st, err := provisionFlags(ctx, "cashier create", args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&merchant, "merchant", "", "merchant id (required)")
+		fs.StringVar(&webhookURL, "webhook-url", "", "where the cashier's webhooks go")
+		fs.StringVar(&name, "name", "", "display name")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	c, err := app.NewCashier(ctx, st, merchant, name, webhookURL, cashier.SystemClock{})
+	if err != nil {
+		return err
+	}
+	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCashier(ctx, c) }); err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]string{
+		"cashierId": c.ID, "merchantId": c.MerchantID, "name": c.Name, "webhookUrl": c.WebhookURL, "status": string(c.Status),
+	})
+}
+
+func contractCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var merchant, chain, addr string
+	st, err := provisionFlags(ctx, "contract create", args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&merchant, "merchant", "", "merchant id (required)")
+		fs.StringVar(&chain, "chain", "", "TRON, ETH or ARB (required)")
+		fs.StringVar(&addr, "address", "", "deployed payout contract address (required)")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	k, err := app.NewContract(ctx, st, merchant, chain, addr, cashier.SystemClock{})
+	if err != nil {
+		return err
+	}
+	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateContract(ctx, k) }); err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]string{
+		"contractId": k.ID, "merchantId": k.MerchantID, "chainId": string(k.Chain), "address": k.Address, "status": string(k.Status),
+	})
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	return enc.Encode(v)
+}

@@ -1,0 +1,178 @@
+package config
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the process configuration. Every field can be set by a flag or
+// by a CASHIER_* environment variable, both listed in fields(); a flag wins
+// over the environment, the environment over the default.
+type Config struct {
+	Data      string
+	Addr      string
+	Mode      string
+	PublicURL string
+	Registry  string
+	MasterKey string
+	LogLevel  string
+
+	HeaderPrefix   string
+	SignEncodings  string
+	SignField      string
+	UnknownFields  string
+	ErrorStatus    string
+	RecvWindow     time.Duration
+	RecvWindowMax  time.Duration
+	FutureSkew     time.Duration
+	RateKey        int
+	RateIP         int
+	RateEndpoint   int
+	TrustedProxies string
+	CollectionTTL  time.Duration
+
+	ETHRPC      string
+	ARBRPC      string
+	TRONAPI     string
+	TRONAPIKey  string
+	ETHDeposit  string
+	ARBDeposit  string
+	TRONDeposit string
+}
+
+// Default is the configuration before flags and environment.
+func Default() Config {
+	return Config{
+		Data:          "data",
+		Addr:          "127.0.0.1:8080",
+		Mode:          "production",
+		LogLevel:      "info",
+		HeaderPrefix:  "Service",
+		SignEncodings: "raw",
+		SignField:     "match",
+		UnknownFields: "reject",
+		ErrorStatus:   "http",
+		RecvWindow:    30 * time.Second,
+		RecvWindowMax: 60 * time.Second,
+		FutureSkew:    time.Second,
+		RateKey:       1000,
+		RateIP:        2000,
+		RateEndpoint:  100,
+		CollectionTTL: 30 * time.Minute,
+	}
+}
+
+// Load fills c from the environment, then from args parsed with fs (whose
+// flags it registers). It returns the remaining arguments.
+func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) string) ([]string, error) {
+	fields := c.fields()
+	for _, f := range fields {
+		if v := getenv(f.env); v != "" {
+			if err := f.set(v); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.env, err)
+			}
+		}
+	}
+	for _, f := range fields {
+		if f.flag != "-" {
+			fs.Func(f.flag, f.usage+" ($"+f.env+")", f.set)
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	return fs.Args(), c.Validate()
+}
+
+// Validate checks values that have a fixed set of choices.
+func (c *Config) Validate() error {
+	choices := []struct {
+		name, v string
+		ok      []string
+	}{
+		{"mode", c.Mode, []string{"production", "sandbox"}},
+		{"sign-field", c.SignField, []string{"match", "ignore"}},
+		{"unknown-fields", c.UnknownFields, []string{"reject", "ignore"}},
+		{"error-status", c.ErrorStatus, []string{"http", "always200"}},
+		{"log-level", c.LogLevel, []string{"debug", "info", "warn", "error"}},
+	}
+	for _, ch := range choices {
+		found := false
+		for _, o := range ch.ok {
+			found = found || ch.v == o
+		}
+		if !found {
+			return fmt.Errorf("%s must be one of %s, not %q", ch.name, strings.Join(ch.ok, ", "), ch.v)
+		}
+	}
+	if c.RateKey < 1 || c.RateIP < 1 || c.RateEndpoint < 1 {
+		return fmt.Errorf("rate limits must be positive")
+	}
+	if c.RecvWindow <= 0 || c.RecvWindowMax < c.RecvWindow {
+		return fmt.Errorf("recv-window must be positive and not above recv-window-max")
+	}
+	return nil
+}
+
+type field struct {
+	env, flag, usage string
+	set              func(string) error
+}
+
+// fields lists the settings with setters; kept explicit rather than
+// reflective so each conversion is visible.
+func (c *Config) fields() []field {
+	str := func(p *string) func(string) error { return func(v string) error { *p = v; return nil } }
+	dur := func(p *time.Duration) func(string) error {
+		return func(v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return err
+			}
+			*p = d
+			return nil
+		}
+	}
+	num := func(p *int) func(string) error {
+		return func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return err
+			}
+			*p = n
+			return nil
+		}
+	}
+	return []field{
+		{"CASHIER_DATA", "data", "data directory (database, master key)", str(&c.Data)},
+		{"CASHIER_ADDR", "addr", "listen address HOST:PORT", str(&c.Addr)},
+		{"CASHIER_MODE", "mode", "production or sandbox (sandbox allows http and loopback webhook targets)", str(&c.Mode)},
+		{"CASHIER_PUBLIC_URL", "public-url", "external base URL for payment links (default http://ADDR)", str(&c.PublicURL)},
+		{"CASHIER_REGISTRY", "registry", "JSON file overriding the built-in networks and tokens", str(&c.Registry)},
+		{"CASHIER_MASTER_KEY", "-", "", str(&c.MasterKey)},
+		{"CASHIER_LOG_LEVEL", "log-level", "debug, info, warn or error", str(&c.LogLevel)},
+		{"CASHIER_HEADER_PREFIX", "header-prefix", "brand prefix of the API header names", str(&c.HeaderPrefix)},
+		{"CASHIER_SIGN_ENCODINGS", "sign-encodings", "accepted signature value encodings: raw, urlencoded or raw,urlencoded", str(&c.SignEncodings)},
+		{"CASHIER_SIGN_FIELD", "sign-field", "body field sign of collection create: match or ignore", str(&c.SignField)},
+		{"CASHIER_UNKNOWN_FIELDS", "unknown-fields", "unknown request fields: reject or ignore", str(&c.UnknownFields)},
+		{"CASHIER_ERROR_STATUS", "error-status", "HTTP status of errors: http or always200", str(&c.ErrorStatus)},
+		{"CASHIER_RECV_WINDOW", "recv-window", "default request validity window", dur(&c.RecvWindow)},
+		{"CASHIER_RECV_WINDOW_MAX", "recv-window-max", "largest validity window a client may ask for", dur(&c.RecvWindowMax)},
+		{"CASHIER_FUTURE_SKEW", "future-skew", "how far ahead of the server clock a request time may be", dur(&c.FutureSkew)},
+		{"CASHIER_RATE_PER_KEY", "rate-per-key", "requests per minute per API key", num(&c.RateKey)},
+		{"CASHIER_RATE_PER_IP", "rate-per-ip", "requests per minute per client IP", num(&c.RateIP)},
+		{"CASHIER_RATE_PER_ENDPOINT", "rate-per-endpoint", "requests per minute per endpoint and caller", num(&c.RateEndpoint)},
+		{"CASHIER_TRUSTED_PROXIES", "trusted-proxies", "comma-separated CIDRs whose X-Forwarded-For is believed", str(&c.TrustedProxies)},
+		{"CASHIER_COLLECTION_TTL", "collection-ttl", "lifetime of a collection order", dur(&c.CollectionTTL)},
+		{"CASHIER_ETH_RPC", "eth-rpc", "comma-separated Ethereum JSON-RPC URLs", str(&c.ETHRPC)},
+		{"CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)},
+		{"CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)},
+		{"CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)},
+		{"CASHIER_ETH_DEPOSIT_FACTORY", "eth-deposit-factory", "deposit factory contract on Ethereum", str(&c.ETHDeposit)},
+		{"CASHIER_ARB_DEPOSIT_FACTORY", "arb-deposit-factory", "deposit factory contract on Arbitrum", str(&c.ARBDeposit)},
+		{"CASHIER_TRON_DEPOSIT_FACTORY", "tron-deposit-factory", "deposit factory contract on TRON", str(&c.TRONDeposit)},
+	}
+}

@@ -1,0 +1,192 @@
+// Package config holds the service's settings: the built-in registry of
+// networks and tokens with the operator's overrides, and the process
+// configuration read from flags and CASHIER_* environment variables.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"os"
+
+	"github.com/stablecashier/cashier"
+)
+
+// units is 10^6 base units: one whole token of a 6-decimal stablecoin.
+func units(whole int64) *big.Int { return new(big.Int).Mul(big.NewInt(whole), big.NewInt(1_000_000)) }
+
+// DefaultRegistry is the built-in configuration: the three networks and the
+// real USDT and USDC contracts on each, 6 decimals everywhere. Bounds: 1 to
+// 1,000,000 tokens per order; payout fee 1 token (1 USD) per order.
+func DefaultRegistry() *cashier.Registry {
+	r := &cashier.Registry{
+		Networks: []cashier.Network{
+			{Chain: cashier.ChainTRON, NetworkName: "TRON", ShortName: "TRX", Symbol: "TRX", Decimals: 6,
+				ExplorerURL: "https://tronscan.org", RPCURL: "https://api.trongrid.io", Status: cashier.NetworkActive,
+				AvgBlockTime: 3, AvgGasFee: "1-15 TRX", Confirmations: 19},
+			{Chain: cashier.ChainETH, NetworkName: "Ethereum", ShortName: "ETH", Symbol: "ETH", Decimals: 18,
+				ExplorerURL: "https://etherscan.io", RPCURL: "https://ethereum-rpc.publicnode.com", Status: cashier.NetworkActive,
+				AvgBlockTime: 12, AvgGasFee: "0.5-5 USD", Confirmations: 12, EVMChainID: 1},
+			{Chain: cashier.ChainARB, NetworkName: "Arbitrum One", ShortName: "ARB", Symbol: "ETH", Decimals: 18,
+				ExplorerURL: "https://arbiscan.io", RPCURL: "https://arb1.arbitrum.io/rpc", Status: cashier.NetworkActive,
+				AvgBlockTime: 1, AvgGasFee: "0.01-0.1 USD", Confirmations: 20, EVMChainID: 42161},
+		},
+	}
+	tok := func(c cashier.Chain, sym, name, addr string) cashier.Token {
+		return cashier.Token{Symbol: sym, Name: name, Chain: c, ContractAddress: addr, Decimals: 6,
+			MinAmount: units(1), MaxAmount: units(1_000_000), WithdrawFee: units(1)}
+	}
+	r.Tokens = []cashier.Token{
+		tok(cashier.ChainTRON, "USDT", "Tether USD", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"),
+		tok(cashier.ChainTRON, "USDC", "USD Coin", "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8"),
+		tok(cashier.ChainETH, "USDT", "Tether USD", "0xdAC17F958D2ee523a2206206994597C13D831ec7"),
+		tok(cashier.ChainETH, "USDC", "USD Coin", "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
+		tok(cashier.ChainARB, "USDT", "Tether USD", "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
+		tok(cashier.ChainARB, "USDC", "USD Coin", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
+	}
+	return r
+}
+
+// Override is the operator's registry file (JSON). Networks and tokens are
+// matched by chain (either naming scheme) and symbol; a given field replaces
+// the built-in value, an absent one keeps it. Amounts are decimal strings in
+// whole tokens ("1.00"), like everywhere on the wire.
+type Override struct {
+	Networks []NetworkOverride `json:"networks"`
+	Tokens   []TokenOverride   `json:"tokens"`
+}
+
+// NetworkOverride changes one network.
+type NetworkOverride struct {
+	ChainID       string  `json:"chainId"`
+	NetworkName   *string `json:"networkName"`
+	ShortName     *string `json:"shortName"`
+	ExplorerURL   *string `json:"explorerUrl"`
+	RPCURL        *string `json:"rpcUrl"`
+	Status        *string `json:"status"`
+	AvgBlockTime  *int    `json:"avgBlockTime"`
+	AvgGasFee     *string `json:"avgGasFee"`
+	Confirmations *int    `json:"confirmations"`
+	EVMChainID    *int64  `json:"evmChainId"`
+}
+
+// TokenOverride changes or adds one token on one network.
+type TokenOverride struct {
+	ChainID         string  `json:"chainId"`
+	Symbol          string  `json:"symbol"`
+	Name            *string `json:"name"`
+	ContractAddress *string `json:"contractAddress"`
+	Decimals        *int    `json:"decimals"`
+	MinAmount       *string `json:"minAmount"`
+	MaxAmount       *string `json:"maxAmount"`
+	WithdrawFee     *string `json:"withdrawFee"`
+}
+
+// LoadRegistry returns the built-in registry with the override file at
+// path applied ("" means none).
+func LoadRegistry(path string) (*cashier.Registry, error) {
+	r := DefaultRegistry()
+	if path == "" {
+		return r, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("registry override: %w", err)
+	}
+	var o Override
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		return nil, fmt.Errorf("registry override %s: %w", path, err)
+	}
+	if err := Apply(r, o); err != nil {
+		return nil, fmt.Errorf("registry override %s: %w", path, err)
+	}
+	return r, nil
+}
+
+// Apply applies o to r.
+func Apply(r *cashier.Registry, o Override) error {
+	for _, no := range o.Networks {
+		c, err := cashier.ParseChain(no.ChainID)
+		if err != nil {
+			return err
+		}
+		i := -1
+		for j := range r.Networks {
+			if r.Networks[j].Chain == c {
+				i = j
+			}
+		}
+		if i < 0 {
+			return fmt.Errorf("network %s is not built in", c)
+		}
+		n := &r.Networks[i]
+		set(&n.NetworkName, no.NetworkName)
+		set(&n.ShortName, no.ShortName)
+		set(&n.ExplorerURL, no.ExplorerURL)
+		set(&n.RPCURL, no.RPCURL)
+		set(&n.AvgBlockTime, no.AvgBlockTime)
+		set(&n.AvgGasFee, no.AvgGasFee)
+		set(&n.Confirmations, no.Confirmations)
+		set(&n.EVMChainID, no.EVMChainID)
+		if no.Status != nil {
+			st := cashier.NetworkStatus(*no.Status)
+			if st != cashier.NetworkActive && st != cashier.NetworkMaintenance {
+				return fmt.Errorf("network %s: status must be active or maintenance", c)
+			}
+			n.Status = st
+		}
+	}
+	for _, to := range o.Tokens {
+		c, err := cashier.ParseChain(to.ChainID)
+		if err != nil {
+			return err
+		}
+		if to.Symbol == "" {
+			return fmt.Errorf("token on %s: symbol is required", c)
+		}
+		i := -1
+		for j := range r.Tokens {
+			if r.Tokens[j].Chain == c && r.Tokens[j].Symbol == to.Symbol {
+				i = j
+			}
+		}
+		if i < 0 {
+			r.Tokens = append(r.Tokens, cashier.Token{Symbol: to.Symbol, Chain: c, Decimals: 6})
+			i = len(r.Tokens) - 1
+		}
+		t := &r.Tokens[i]
+		set(&t.Name, to.Name)
+		set(&t.ContractAddress, to.ContractAddress)
+		set(&t.Decimals, to.Decimals)
+		for _, a := range []struct {
+			dst  **big.Int
+			src  *string
+			name string
+		}{{&t.MinAmount, to.MinAmount, "minAmount"}, {&t.MaxAmount, to.MaxAmount, "maxAmount"}, {&t.WithdrawFee, to.WithdrawFee, "withdrawFee"}} {
+			if a.src == nil {
+				continue
+			}
+			v, err := cashier.ParseAmount(*a.src, t.Decimals)
+			if err != nil {
+				return fmt.Errorf("token %s on %s: %s: %v", t.Symbol, c, a.name, err)
+			}
+			*a.dst = v
+		}
+		if t.ContractAddress == "" {
+			return fmt.Errorf("token %s on %s: contractAddress is required", t.Symbol, c)
+		}
+		if t.MinAmount != nil && t.MaxAmount != nil && t.MaxAmount.Sign() > 0 && t.MinAmount.Cmp(t.MaxAmount) > 0 {
+			return fmt.Errorf("token %s on %s: minAmount is above maxAmount", t.Symbol, c)
+		}
+	}
+	return nil
+}
+
+func set[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
+}

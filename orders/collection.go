@@ -1,0 +1,218 @@
+package orders
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// CollectionRequest is a validated-for-type create request; the service
+// checks its meaning.
+type CollectionRequest struct {
+	CashierID   string
+	OrderNo     string
+	CustNo      string
+	Amount      string
+	Symbol      string
+	ChainID     string // TRON, ETH, ARB (or 1, 42161); empty: TRON
+	RedirectURL string
+}
+
+// CreateCollection creates a PENDING collection order with its own deposit
+// address, and the PENDING event, in one transaction.
+func (s *Service) CreateCollection(ctx context.Context, m *cashier.Merchant, req CollectionRequest) (*cashier.CollectionOrder, error) {
+	if err := s.checkOrderNo(req.OrderNo); err != nil {
+		return nil, err
+	}
+	if req.CashierID == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "cashierId is required")
+	}
+	if err := s.checkText("custNo", req.CustNo); err != nil {
+		return nil, err
+	}
+	if req.RedirectURL != "" {
+		if err := checkRedirect(req.RedirectURL, s.Config.MaxTextLen); err != nil {
+			return nil, err
+		}
+	}
+	chainName := req.ChainID
+	if chainName == "" {
+		chainName = string(cashier.ChainTRON)
+	}
+	chain, err := cashier.ParseChain(chainName)
+	if err != nil {
+		return nil, err
+	}
+	if req.Symbol == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "symbol is required")
+	}
+	token, err := s.Registry.LookupToken(chain, req.Symbol)
+	if err != nil {
+		return nil, err
+	}
+	if req.Amount == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "amount is required")
+	}
+	amount, err := token.ParseOrderAmount(req.Amount)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.merchantCashier(ctx, s.Store, m, req.CashierID)
+	if err != nil {
+		return nil, err
+	}
+	if c.Status != cashier.CashierActive {
+		return nil, cashier.Errorf(cashier.ECashierClosed, "cashier %s is %s", c.ID, c.Status)
+	}
+	if s.Deposits == nil {
+		return nil, cashier.Errorf(cashier.EUnsupported, "collections are not configured on %s", chain)
+	}
+	now := s.Clock.Now()
+	o := &cashier.CollectionOrder{
+		ID:          NewID("co_"),
+		MerchantID:  m.ID,
+		CashierID:   c.ID,
+		OrderNo:     req.OrderNo,
+		CustNo:      req.CustNo,
+		Chain:       chain,
+		Symbol:      token.Symbol,
+		Decimals:    token.Decimals,
+		Amount:      amount,
+		RedirectURL: req.RedirectURL,
+		Status:      cashier.CollectionPending,
+		ExpireAt:    now.Add(s.Config.CollectionTTL),
+		CreatedAt:   now,
+		UpdatedAt:   now,
+	}
+	o.PaidAmount = newZero()
+	if o.DepositAddress, err = s.Deposits.DepositAddress(ctx, m, chain, o.ID); err != nil {
+		return nil, err
+	}
+	err = s.Store.Update(ctx, func(tx cashier.Tx) error {
+		if err := tx.CreateCollection(ctx, o); err != nil {
+			return err
+		}
+		return s.addCollectionEvent(ctx, tx, o, c, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// PayURL is the hosted payment page of an order.
+func (s *Service) PayURL(o *cashier.CollectionOrder) string {
+	return strings.TrimRight(s.Config.PayURL, "/") + "/" + o.ID
+}
+
+// Collection returns the merchant's collection order with orderNo.
+func (s *Service) Collection(ctx context.Context, m *cashier.Merchant, orderNo string) (*cashier.CollectionOrder, error) {
+	if orderNo == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "orderNo is required")
+	}
+	return s.Store.CollectionByOrderNo(ctx, m.ID, orderNo)
+}
+
+// ListRequest is the collection list query.
+type ListRequest struct {
+	Start, End time.Time // zero: unbounded
+	Status     string
+	Page       int // 0: default 1
+	PageSize   int // 0: default
+}
+
+// Collections lists the merchant's collection orders, newest first.
+func (s *Service) Collections(ctx context.Context, m *cashier.Merchant, req ListRequest) ([]cashier.CollectionOrder, int, cashier.CollectionFilter, error) {
+	f := cashier.CollectionFilter{MerchantID: m.ID, Start: req.Start, End: req.End, Page: req.Page, PageSize: req.PageSize}
+	if f.Page == 0 {
+		f.Page = 1
+	}
+	if f.PageSize == 0 {
+		f.PageSize = s.Config.DefaultPageSize
+	}
+	switch {
+	case f.Page < 1:
+		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "page must be at least 1")
+	case f.PageSize < 1 || f.PageSize > s.Config.MaxPageSize:
+		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "pageSize must be between 1 and %d", s.Config.MaxPageSize)
+	case !f.Start.IsZero() && !f.End.IsZero() && f.End.Before(f.Start):
+		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "endTime is before startTime")
+	}
+	if req.Status != "" {
+		st := cashier.CollectionStatus(strings.ToUpper(req.Status))
+		if !st.Valid() {
+			return nil, 0, f, cashier.Errorf(cashier.EInvalid, "status %q is not one of PENDING, SUCCESS, EXPIRED, CANCELLED", req.Status)
+		}
+		f.Status = st
+	}
+	list, total, err := s.Store.Collections(ctx, f)
+	return list, total, f, err
+}
+
+// TransitionCollection moves an order to next, applying mutate, and writes
+// the event, in one transaction; a transition the state machine forbids
+// changes nothing.
+func (s *Service) TransitionCollection(ctx context.Context, id string, next cashier.CollectionStatus, mutate func(*cashier.CollectionOrder)) (*cashier.CollectionOrder, error) {
+	var out *cashier.CollectionOrder
+	err := s.Store.Update(ctx, func(tx cashier.Tx) error {
+		o, err := tx.Collection(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !o.Status.CanTransition(next) {
+			return cashier.Errorf(cashier.EInvalidStatus, "collection order %s cannot go from %s to %s", o.OrderNo, o.Status, next)
+		}
+		now := s.Clock.Now()
+		o.Status, o.UpdatedAt = next, now
+		if mutate != nil {
+			mutate(o)
+		}
+		if err := tx.UpdateCollection(ctx, o); err != nil {
+			return err
+		}
+		c, err := tx.Cashier(ctx, o.CashierID)
+		if err != nil {
+			return err
+		}
+		out = o
+		return s.addCollectionEvent(ctx, tx, o, c, now)
+	})
+	return out, err
+}
+
+func (s *Service) addCollectionEvent(ctx context.Context, tx cashier.Tx, o *cashier.CollectionOrder, c *cashier.Cashier, now time.Time) error {
+	if s.Events == nil {
+		return nil
+	}
+	e, err := s.Events.CollectionEvent(o, c, now)
+	if err != nil || e == nil {
+		return err
+	}
+	return tx.AddEvent(ctx, e)
+}
+
+// merchantCashier loads a cashier and hides other merchants' cashiers.
+func (s *Service) merchantCashier(ctx context.Context, r cashier.Reader, m *cashier.Merchant, id string) (*cashier.Cashier, error) {
+	c, err := r.Cashier(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if c.MerchantID != m.ID {
+		return nil, cashier.Errorf(cashier.ECashierNotFound, "cashier %s does not exist", id)
+	}
+	return c, nil
+}
+
+func checkRedirect(u string, max int) error {
+	if len(u) > max {
+		return cashier.Errorf(cashier.EInvalid, "redirectUrl is longer than %d characters", max)
+	}
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
+		return cashier.Errorf(cashier.EInvalid, "redirectUrl must be an absolute http(s) URL")
+	}
+	return nil
+}

@@ -1,0 +1,390 @@
+package orders
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// PayoutRequest is a create payout request.
+type PayoutRequest struct {
+	ContractID  string
+	OrderNo     string
+	Recipient   string
+	Amount      string
+	Symbol      string
+	PayoutType  int    // 0: default 1 (balance)
+	FromAddress string // required for allowance mode
+	Remark      string
+	ChainID     string // optional; must agree with the contract's chain
+}
+
+// BatchRequest is a batch payout request. FromAddress applies to every
+// order of an allowance-mode batch.
+type BatchRequest struct {
+	ContractID  string
+	PayoutType  int
+	FromAddress string
+	Orders      []BatchItem
+}
+
+// BatchItem is one order of a batch.
+type BatchItem struct {
+	OrderNo   string
+	Recipient string
+	Amount    string
+	Symbol    string
+	Remark    string
+}
+
+// BatchResult reports each order of a batch on its own: a batch is not
+// all-or-nothing (see decisions.md).
+type BatchResult struct {
+	SuccessCount int
+	FailCount    int
+	Orders       []BatchItemResult
+}
+
+// BatchItemResult is the outcome of one batch order.
+type BatchItemResult struct {
+	OrderNo string
+	Order   *cashier.PayoutOrder // nil when refused
+	Err     error                // nil when accepted
+}
+
+// CreatePayout validates a payout, checks the funding rule of its mode and
+// stores it PENDING with its event, in one transaction.
+func (s *Service) CreatePayout(ctx context.Context, m *cashier.Merchant, req PayoutRequest) (*cashier.PayoutOrder, error) {
+	k, mode, from, err := s.payoutContract(ctx, m, req.ContractID, req.PayoutType, req.FromAddress, req.ChainID)
+	if err != nil {
+		return nil, err
+	}
+	o, err := s.newPayout(m, k, mode, from, BatchItem{OrderNo: req.OrderNo, Recipient: req.Recipient, Amount: req.Amount, Symbol: req.Symbol, Remark: req.Remark}, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.storePayouts(ctx, k, []*cashier.PayoutOrder{o}, func(int, error) {}); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// BatchPayout creates each order of the batch independently.
+func (s *Service) BatchPayout(ctx context.Context, m *cashier.Merchant, req BatchRequest) (*BatchResult, error) {
+	if len(req.Orders) == 0 {
+		return nil, cashier.Errorf(cashier.EMissing, "orders must hold at least one order")
+	}
+	if len(req.Orders) > s.Config.MaxBatch {
+		return nil, cashier.Errorf(cashier.ETooLarge, "a batch holds at most %d orders", s.Config.MaxBatch)
+	}
+	k, mode, from, err := s.payoutContract(ctx, m, req.ContractID, req.PayoutType, req.FromAddress, "")
+	if err != nil {
+		return nil, err
+	}
+	res := &BatchResult{Orders: make([]BatchItemResult, len(req.Orders))}
+	batchID := NewID("pb_")
+	var valid []*cashier.PayoutOrder
+	var index []int
+	seen := map[string]bool{}
+	for i, it := range req.Orders {
+		res.Orders[i].OrderNo = it.OrderNo
+		if seen[it.OrderNo] && it.OrderNo != "" {
+			res.Orders[i].Err = cashier.Errorf(cashier.EDuplicate, "orderNo %s appears more than once in the batch", it.OrderNo)
+			continue
+		}
+		seen[it.OrderNo] = true
+		o, err := s.newPayout(m, k, mode, from, it, batchID)
+		if err != nil {
+			res.Orders[i].Err = err
+			continue
+		}
+		valid = append(valid, o)
+		index = append(index, i)
+	}
+	if len(valid) > 0 {
+		err := s.storePayouts(ctx, k, valid, func(j int, err error) { res.Orders[index[j]].Err = err })
+		if err != nil {
+			return nil, err
+		}
+		for j, o := range valid {
+			if res.Orders[index[j]].Err == nil {
+				res.Orders[index[j]].Order = o
+			}
+		}
+	}
+	for _, r := range res.Orders {
+		if r.Err == nil {
+			res.SuccessCount++
+		} else {
+			res.FailCount++
+		}
+	}
+	return res, nil
+}
+
+// Payout returns the merchant's payout order with orderNo.
+func (s *Service) Payout(ctx context.Context, m *cashier.Merchant, orderNo string) (*cashier.PayoutOrder, error) {
+	if orderNo == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "orderNo is required")
+	}
+	return s.Store.PayoutByOrderNo(ctx, m.ID, orderNo)
+}
+
+func (s *Service) payoutContract(ctx context.Context, m *cashier.Merchant, contractID string, payoutType int, fromAddress, chainID string) (*cashier.Contract, cashier.PayoutType, string, error) {
+	if contractID == "" {
+		return nil, 0, "", cashier.Errorf(cashier.EMissing, "contractId is required")
+	}
+	mode := cashier.PayoutType(payoutType)
+	if payoutType == 0 {
+		mode = cashier.PayoutBalance
+	}
+	if !mode.Valid() {
+		return nil, 0, "", cashier.Errorf(cashier.EInvalid, "payoutType must be 1 (balance) or 2 (allowance)")
+	}
+	k, err := s.Store.Contract(ctx, contractID)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	if k.MerchantID != m.ID {
+		return nil, 0, "", cashier.Errorf(cashier.EContractNotFound, "contract %s does not exist", contractID)
+	}
+	if k.Status != cashier.ContractActive {
+		return nil, 0, "", cashier.Errorf(cashier.EInvalidStatus, "contract %s is %s", k.ID, k.Status)
+	}
+	if chainID != "" {
+		c, err := cashier.ParseChain(chainID)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		if c != k.Chain {
+			return nil, 0, "", cashier.Errorf(cashier.EInvalid, "chainId %s does not match contract %s on %s", chainID, k.ID, k.Chain)
+		}
+	}
+	var from string
+	switch {
+	case mode == cashier.PayoutAllowance && fromAddress == "":
+		return nil, 0, "", cashier.Errorf(cashier.EMissing, "fromAddress is required when payoutType is 2")
+	case mode == cashier.PayoutBalance && fromAddress != "":
+		return nil, 0, "", cashier.Errorf(cashier.EInvalid, "fromAddress is only used when payoutType is 2")
+	case mode == cashier.PayoutAllowance:
+		if from, err = s.Addresses.ValidateAddress(k.Chain, fromAddress); err != nil {
+			return nil, 0, "", err
+		}
+	}
+	return k, mode, from, nil
+}
+
+func (s *Service) newPayout(m *cashier.Merchant, k *cashier.Contract, mode cashier.PayoutType, from string, it BatchItem, batchID string) (*cashier.PayoutOrder, error) {
+	if err := s.checkOrderNo(it.OrderNo); err != nil {
+		return nil, err
+	}
+	if err := s.checkText("remark", it.Remark); err != nil {
+		return nil, err
+	}
+	if it.Recipient == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "recipient is required")
+	}
+	if it.Symbol == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "symbol is required")
+	}
+	if it.Amount == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "amount is required")
+	}
+	token, err := s.Registry.LookupToken(k.Chain, it.Symbol)
+	if err != nil {
+		return nil, err
+	}
+	amount, err := token.ParseOrderAmount(it.Amount)
+	if err != nil {
+		return nil, err
+	}
+	to, err := s.Addresses.ValidateAddress(k.Chain, it.Recipient)
+	if err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(to, k.Address) {
+		return nil, cashier.Errorf(cashier.EInvalidAddress, "recipient is the payout contract itself")
+	}
+	fee := new(big.Int)
+	if token.WithdrawFee != nil {
+		fee.Set(token.WithdrawFee)
+	}
+	now := s.Clock.Now()
+	return &cashier.PayoutOrder{
+		ID: NewID("po_"), MerchantID: m.ID, ContractID: k.ID, BatchID: batchID,
+		OrderNo: it.OrderNo, Chain: k.Chain, Recipient: to, Symbol: token.Symbol, Decimals: token.Decimals,
+		Amount: amount, Fee: fee, PayoutType: mode, FromAddress: from, Remark: it.Remark,
+		Status: cashier.PayoutPending, CreatedAt: now, UpdatedAt: now,
+	}, nil
+}
+
+// storePayouts applies the funding rule to orders in sequence, each order
+// seeing the amounts the previous ones locked, and stores the ones that are
+// covered. Chain reads happen before the transaction; the lock check and
+// the inserts happen inside it, so concurrent requests cannot both spend
+// the same funds. refuse is told about each order that is not stored.
+func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders []*cashier.PayoutOrder, refuse func(int, error)) error {
+	// Each order's source: the contract (balance) or from (allowance).
+	available := map[string]*big.Int{}
+	for _, o := range orders {
+		key := sourceKey(o)
+		if _, ok := available[key]; ok {
+			continue
+		}
+		v, err := s.available(ctx, k, o)
+		if err != nil {
+			return err
+		}
+		available[key] = v
+	}
+	single := len(orders) == 1
+	return s.Store.Update(ctx, func(tx cashier.Tx) error {
+		locked := map[string]*big.Int{}
+		for i, o := range orders {
+			key := sourceKey(o)
+			if _, ok := locked[key]; !ok {
+				l, err := lockedAmount(ctx, tx, o)
+				if err != nil {
+					return err
+				}
+				locked[key] = l
+			}
+			need := new(big.Int).Add(o.Amount, o.Fee)
+			free := new(big.Int).Sub(available[key], locked[key])
+			if free.Cmp(need) < 0 {
+				err := insufficient(o, free)
+				if single {
+					return err
+				}
+				refuse(i, err)
+				continue
+			}
+			if err := tx.CreatePayout(ctx, o); err != nil {
+				if single || cashier.ErrorCode(err) != cashier.EDuplicate {
+					return err
+				}
+				refuse(i, err)
+				continue
+			}
+			locked[key].Add(locked[key], need)
+			if err := s.addPayoutEvent(ctx, tx, o, k, o.CreatedAt); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func sourceKey(o *cashier.PayoutOrder) string {
+	if o.PayoutType == cashier.PayoutAllowance {
+		return "allowance/" + strings.ToLower(o.FromAddress) + "/" + o.Symbol
+	}
+	return "balance/" + o.Symbol
+}
+
+func (s *Service) available(ctx context.Context, k *cashier.Contract, o *cashier.PayoutOrder) (*big.Int, error) {
+	if s.Funds == nil {
+		return nil, cashier.Errorf(cashier.EUnsupported, "payouts are not configured on %s", k.Chain)
+	}
+	token, err := s.Registry.LookupToken(k.Chain, o.Symbol)
+	if err != nil {
+		return nil, err
+	}
+	if o.PayoutType == cashier.PayoutAllowance {
+		return s.Funds.AllowanceAvailable(ctx, k.Chain, token.ContractAddress, o.FromAddress, k.Address)
+	}
+	return s.Funds.ContractBalance(ctx, k.Chain, token.ContractAddress, k.Address)
+}
+
+// lockedAmount sums amount+fee of the orders that still draw on o's source:
+// PENDING and PROCESSING orders of the same contract, mode, token (and from).
+func lockedAmount(ctx context.Context, r cashier.Reader, o *cashier.PayoutOrder) (*big.Int, error) {
+	sum := new(big.Int)
+	key := sourceKey(o)
+	for _, st := range []cashier.PayoutStatus{cashier.PayoutPending, cashier.PayoutProcessing} {
+		for page := 1; ; page++ {
+			list, total, err := r.Payouts(ctx, cashier.PayoutFilter{ContractID: o.ContractID, Status: st, Page: page, PageSize: 500})
+			if err != nil {
+				return nil, err
+			}
+			for i := range list {
+				if sourceKey(&list[i]) == key {
+					sum.Add(sum, list[i].Amount)
+					sum.Add(sum, list[i].Fee)
+				}
+			}
+			if page*500 >= total {
+				break
+			}
+		}
+	}
+	return sum, nil
+}
+
+func insufficient(o *cashier.PayoutOrder, free *big.Int) error {
+	if free.Sign() < 0 {
+		free = new(big.Int)
+	}
+	have := cashier.FormatAmount(free, o.Decimals)
+	need := cashier.FormatAmount(new(big.Int).Add(o.Amount, o.Fee), o.Decimals)
+	if o.PayoutType == cashier.PayoutAllowance {
+		return cashier.Errorf(cashier.EInsufficientAllow, "order %s needs %s %s (amount plus fee) but %s can supply only %s (allowance and balance)", o.OrderNo, need, o.Symbol, o.FromAddress, have)
+	}
+	return cashier.Errorf(cashier.EInsufficientContr, "order %s needs %s %s (amount plus fee) but the contract has only %s available", o.OrderNo, need, o.Symbol, have)
+}
+
+// TransitionPayout moves a payout to next in one transaction with its event.
+func (s *Service) TransitionPayout(ctx context.Context, id string, next cashier.PayoutStatus, mutate func(*cashier.PayoutOrder)) (*cashier.PayoutOrder, error) {
+	var out *cashier.PayoutOrder
+	err := s.Store.Update(ctx, func(tx cashier.Tx) error {
+		o, err := tx.Payout(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !o.Status.CanTransition(next) {
+			return cashier.Errorf(cashier.EInvalidStatus, "payout order %s cannot go from %s to %s", o.OrderNo, o.Status, next)
+		}
+		now := s.Clock.Now()
+		o.Status, o.UpdatedAt = next, now
+		if mutate != nil {
+			mutate(o)
+		}
+		if err := tx.UpdatePayout(ctx, o); err != nil {
+			return err
+		}
+		k, err := tx.Contract(ctx, o.ContractID)
+		if err != nil {
+			return err
+		}
+		out = o
+		return s.addPayoutEvent(ctx, tx, o, k, now)
+	})
+	return out, err
+}
+
+func (s *Service) addPayoutEvent(ctx context.Context, tx cashier.Tx, o *cashier.PayoutOrder, k *cashier.Contract, now time.Time) error {
+	if s.Events == nil {
+		return nil
+	}
+	url := k.WebhookURL
+	if url == "" {
+		cs, err := tx.CashiersByMerchant(ctx, o.MerchantID)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			if c.WebhookURL != "" {
+				url = c.WebhookURL
+				break
+			}
+		}
+	}
+	e, err := s.Events.PayoutEvent(o, k, url, now)
+	if err != nil || e == nil {
+		return err
+	}
+	return tx.AddEvent(ctx, e)
+}
