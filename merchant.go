@@ -51,6 +51,12 @@ type Contract struct {
 	WebhookURL string // where payout events go; empty: the merchant's first cashier's URL
 	Status     ContractStatus
 	CreatedAt  time.Time
+
+	// DepositFactory, when set, is the merchant's deposit factory on this
+	// network: every collection order gets a CREATE2 deposit address from
+	// it, and its sweeps move the funds into this payout contract.
+	DepositFactory        string
+	DepositImplementation string // the factory's forwarder implementation
 }
 
 // ContractStatus enables or disables payouts through a contract.

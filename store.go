@@ -28,6 +28,7 @@ type Reader interface {
 	Cashier(ctx context.Context, id string) (*Cashier, error)
 	CashiersByMerchant(ctx context.Context, merchantID string) ([]Cashier, error)
 	Contract(ctx context.Context, id string) (*Contract, error)
+	ContractsByMerchant(ctx context.Context, merchantID string) ([]Contract, error)
 
 	Collection(ctx context.Context, id string) (*CollectionOrder, error)
 	CollectionByOrderNo(ctx context.Context, merchantID, orderNo string) (*CollectionOrder, error)

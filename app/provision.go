@@ -50,28 +50,52 @@ func NewCashier(ctx context.Context, r cashier.Reader, merchantID, name, webhook
 	}, nil
 }
 
-// NewContract checks the merchant, network and address and builds a payout
-// contract record.
-func NewContract(ctx context.Context, r cashier.Reader, merchantID, chainID, addr string, clock cashier.Clock) (*cashier.Contract, error) {
-	if _, err := r.Merchant(ctx, merchantID); err != nil {
-		return nil, fmt.Errorf("merchant %s: %w", merchantID, err)
+// ContractSpec describes a payout contract to register.
+type ContractSpec struct {
+	MerchantID            string
+	Chain                 string // either naming scheme
+	Address               string
+	WebhookURL            string // optional; default: the merchant's first cashier's
+	DepositFactory        string // optional deposit factory sweeping into this contract
+	DepositImplementation string // required with DepositFactory
+}
+
+// NewContract checks the merchant, network and addresses and builds a
+// payout contract record.
+func NewContract(ctx context.Context, r cashier.Reader, s ContractSpec, clock cashier.Clock) (*cashier.Contract, error) {
+	if _, err := r.Merchant(ctx, s.MerchantID); err != nil {
+		return nil, fmt.Errorf("merchant %s: %w", s.MerchantID, err)
 	}
-	chain, err := cashier.ParseChain(chainID)
+	chain, err := cashier.ParseChain(s.Chain)
 	if err != nil {
 		return nil, err
 	}
-	canon, err := address.Validate(chain, addr)
-	if err != nil {
-		return nil, err
-	}
-	return &cashier.Contract{
+	k := &cashier.Contract{
 		ID:         orders.NewID("k_"),
-		MerchantID: merchantID,
+		MerchantID: s.MerchantID,
 		Chain:      chain,
-		Address:    canon,
+		WebhookURL: s.WebhookURL,
 		Status:     cashier.ContractActive,
 		CreatedAt:  clock.Now(),
-	}, nil
+	}
+	if k.Address, err = address.Validate(chain, s.Address); err != nil {
+		return nil, fmt.Errorf("contract address: %w", err)
+	}
+	if err := CheckWebhookURL(s.WebhookURL); err != nil {
+		return nil, err
+	}
+	if (s.DepositFactory == "") != (s.DepositImplementation == "") {
+		return nil, fmt.Errorf("deposit factory and deposit implementation go together")
+	}
+	if s.DepositFactory != "" {
+		if k.DepositFactory, err = address.Validate(chain, s.DepositFactory); err != nil {
+			return nil, fmt.Errorf("deposit factory: %w", err)
+		}
+		if k.DepositImplementation, err = address.Validate(chain, s.DepositImplementation); err != nil {
+			return nil, fmt.Errorf("deposit implementation: %w", err)
+		}
+	}
+	return k, nil
 }
 
 // CheckWebhookURL accepts an empty URL (no webhooks) or an absolute http(s)

@@ -74,17 +74,20 @@ func cashierCreate(ctx context.Context, args []string, getenv func(string) strin
 }
 
 func contractCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var merchant, chain, addr string
+	var spec app.ContractSpec
 	st, err := provisionFlags(ctx, "contract create", args, getenv, stderr, func(fs *flag.FlagSet) {
-		fs.StringVar(&merchant, "merchant", "", "merchant id (required)")
-		fs.StringVar(&chain, "chain", "", "TRON, ETH or ARB (required)")
-		fs.StringVar(&addr, "address", "", "deployed payout contract address (required)")
+		fs.StringVar(&spec.MerchantID, "merchant", "", "merchant id (required)")
+		fs.StringVar(&spec.Chain, "chain", "", "TRON, ETH or ARB (required)")
+		fs.StringVar(&spec.Address, "address", "", "deployed payout contract address (required)")
+		fs.StringVar(&spec.WebhookURL, "webhook-url", "", "where payout webhooks go (default: the merchant's first cashier's URL)")
+		fs.StringVar(&spec.DepositFactory, "deposit-factory", "", "deposit factory that sweeps collections into this contract")
+		fs.StringVar(&spec.DepositImplementation, "deposit-implementation", "", "the deposit factory's implementation() address")
 	})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	k, err := app.NewContract(ctx, st, merchant, chain, addr, cashier.SystemClock{})
+	k, err := app.NewContract(ctx, st, spec, cashier.SystemClock{})
 	if err != nil {
 		return err
 	}
@@ -93,6 +96,7 @@ func contractCreate(ctx context.Context, args []string, getenv func(string) stri
 	}
 	return printJSON(stdout, map[string]string{
 		"contractId": k.ID, "merchantId": k.MerchantID, "chainId": string(k.Chain), "address": k.Address, "status": string(k.Status),
+		"depositFactory": k.DepositFactory,
 	})
 }
 

@@ -1,0 +1,138 @@
+// Package sqlite is the embedded store: cashier.Store on one SQLite file,
+// with no server to run. It writes through a single connection so writers
+// queue in the process instead of failing with SQLITE_BUSY, and reads
+// through a pool that WAL mode lets run beside the writer.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/stablecashier/cashier"
+)
+
+// Options configures Open.
+type Options struct {
+	// Sealer encrypts merchant secrets at rest. Required.
+	Sealer Sealer
+	// BusyTimeout bounds how long a statement waits for a lock held by
+	// another process sharing the file. Default 5s.
+	BusyTimeout time.Duration
+	// MaxReaders is the size of the read connection pool. Default 4.
+	MaxReaders int
+}
+
+// DB is the SQLite implementation of cashier.Store. It is safe for
+// concurrent use. Update must not be called from inside Update, nor the
+// outbox's writing methods (ClaimEvents, RecordAttempt, Resend): they wait
+// for the one write connection the outer Update holds.
+type DB struct {
+	reader
+	write  *sql.DB // one connection; transactions BEGIN IMMEDIATE
+	read   *sql.DB // query_only connections
+	sealer Sealer
+}
+
+var _ cashier.Store = (*DB)(nil)
+
+// Open opens (creating if needed) the database file at path and brings its
+// schema up to date.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	if opts.Sealer == nil {
+		return nil, errors.New("sqlite: Options.Sealer is required")
+	}
+	if path == "" || strings.ContainsRune(path, '?') || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, fmt.Errorf("sqlite: %q is not a plain file path", path)
+	}
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = 5 * time.Second
+	}
+	if opts.MaxReaders <= 0 {
+		opts.MaxReaders = 4
+	}
+
+	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
+	// power loss, and a lost commit here can be a payment already reported
+	// to a merchant. foreign_keys is per connection, so it goes in the DSN.
+	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)",
+		opts.BusyTimeout.Milliseconds())
+	write, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxLifetime(0)
+	write.SetConnMaxIdleTime(0)
+
+	if err := migrate(ctx, write); err != nil {
+		write.Close()
+		return nil, err
+	}
+
+	// Readers open after the writer has switched the file to WAL.
+	read, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(opts.MaxReaders)
+	read.SetMaxIdleConns(opts.MaxReaders)
+	if err := read.PingContext(ctx); err != nil {
+		write.Close()
+		read.Close()
+		return nil, err
+	}
+
+	db := &DB{write: write, read: read, sealer: opts.Sealer}
+	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
+	return db, nil
+}
+
+// Close closes both connection pools, first letting SQLite refresh the
+// planner statistics it finds stale (PRAGMA optimize, cheap by design).
+func (db *DB) Close() error {
+	_, err := db.write.Exec(`PRAGMA optimize`)
+	return errors.Join(err, db.read.Close(), db.write.Close())
+}
+
+// Update runs fn in one write transaction, committing when fn returns nil
+// and rolling back when it returns an error or panics (the panic goes on).
+func (db *DB) Update(ctx context.Context, fn func(cashier.Tx) error) error {
+	sqlTx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	// Rollback after a successful Commit is a no-op; on an error or a panic
+	// from fn it undoes everything fn wrote.
+	defer sqlTx.Rollback()
+	if err := fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx}); err != nil {
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
+
+// writeTx runs fn in a write transaction on behalf of the outbox methods.
+func (db *DB) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	sqlTx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	defer sqlTx.Rollback()
+	if err := fn(sqlTx); err != nil {
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
