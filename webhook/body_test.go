@@ -1,0 +1,156 @@
+package webhook
+
+import (
+	"encoding/json"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/sign"
+)
+
+// fields decodes a body, failing unless every value is a string.
+func fields(t *testing.T, body []byte) map[string]string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("body %s: %v", body, err)
+	}
+	out := map[string]string{}
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			t.Errorf("field %s is %T, want string", k, v)
+		}
+		out[k] = s
+	}
+	return out
+}
+
+func TestCollectionEventBody(t *testing.T) {
+	at := t0.Add(3 * time.Minute)
+	m := &cashier.Merchant{ID: "m_alpha"}
+	o := collection(m, "co_9f2", cashier.CollectionSuccess, at)
+	o.PaidAmount = big.NewInt(100_500_000)
+	ev, err := NewWriter(nil).CollectionEvent(o, &cashier.Cashier{ID: "c_1", WebhookURL: "https://hooks.example.com/pay"}, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"eventId":"` + ev.ID + `","eventType":"payment.success","custNo":"C86002201","orderNo":"NO-co_9f2",` +
+		`"id":"co_9f2","cashierId":"c_1","symbol":"USDT","amount":"100.00","paidAmount":"100.50","status":"SUCCESS",` +
+		`"txId":"0xabc123","fromAddress":"0x00000000000000000000000000000000000000f1","network":"Ethereum","chainId":"1",` +
+		`"orderType":"collection","blockTime":"1772366580000","createTime":"1772366400000","updateTime":"1772366580000"}`
+	if string(ev.Body) != want {
+		t.Errorf("body\n%s\nwant\n%s", ev.Body, want)
+	}
+	fields(t, ev.Body)
+	if !strings.HasPrefix(ev.ID, "evt_") || len(ev.ID) != 28 {
+		t.Errorf("event id %q", ev.ID)
+	}
+	if ev.Type != cashier.EventPayment || ev.OrderID != o.ID || ev.OrderNo != o.OrderNo || ev.Status != "SUCCESS" ||
+		ev.MerchantID != "m_alpha" || ev.URL != "https://hooks.example.com/pay" || !ev.CreatedAt.Equal(at) {
+		t.Errorf("event %+v", ev)
+	}
+
+	pending := collection(m, "co_9f3", cashier.CollectionPending, at)
+	ev2, _ := NewWriter(nil).CollectionEvent(pending, &cashier.Cashier{WebhookURL: "https://x.example"}, at)
+	f := fields(t, ev2.Body)
+	if f["eventType"] != "payment.pending" || f["txId"] != "" || f["blockTime"] != "" || f["paidAmount"] != "0.00" {
+		t.Errorf("pending body %s", ev2.Body)
+	}
+	if ev2.ID == ev.ID {
+		t.Error("two events share an id")
+	}
+	if ev, err := NewWriter(nil).CollectionEvent(o, &cashier.Cashier{}, at); ev != nil || err != nil {
+		t.Errorf("cashier without URL: %v %v", ev, err)
+	}
+}
+
+func TestPayoutEventBody(t *testing.T) {
+	at := t0.Add(time.Hour)
+	o := &cashier.PayoutOrder{
+		ID: "po_77", MerchantID: "m_alpha", ContractID: "k_1", OrderNo: "P-1", Chain: cashier.ChainARB,
+		Recipient: "0x00000000000000000000000000000000000000a1", Symbol: "USDC", Decimals: 6,
+		Amount: big.NewInt(25_000_000), Fee: big.NewInt(1_000_000), PayoutType: cashier.PayoutBalance,
+		Status: cashier.PayoutSuccess, TxID: "0xfeed", GasAmount: "51234", CreatedAt: t0, UpdatedAt: at,
+	}
+	k := &cashier.Contract{ID: "k_1", Address: "0x00000000000000000000000000000000000000c0"}
+	reg := &cashier.Registry{Networks: []cashier.Network{{Chain: cashier.ChainARB, NetworkName: "Arbitrum One"}}}
+	ev, err := NewWriter(reg).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"eventId":"` + ev.ID + `","eventType":"payout.success","custNo":"m_alpha","orderNo":"P-1","bizOrderNo":"P-1",` +
+		`"orderId":"po_77","contractId":"k_1","amount":"25.00","fee":"1.00","gasAmount":"51234",` +
+		`"toAddress":"0x00000000000000000000000000000000000000a1","fromAddress":"0x00000000000000000000000000000000000000c0",` +
+		`"network":"Arbitrum One","chainId":"42161","symbol":"USDC","txId":"0xfeed","type":"1","status":"SUCCESS",` +
+		`"createTime":"1772366400000","updateTime":"1772370000000","blockTime":"1772370000000"}`
+	if string(ev.Body) != want {
+		t.Errorf("body\n%s\nwant\n%s", ev.Body, want)
+	}
+	if ev.Type != cashier.EventPayout || ev.OrderID != "po_77" || ev.URL != "https://hooks.example.com/payout" {
+		t.Errorf("event %+v", ev)
+	}
+
+	o.PayoutType, o.FromAddress, o.Status, o.TxID, o.Chain = cashier.PayoutAllowance, "TXYZ", cashier.PayoutRefuse, "", cashier.ChainTRON
+	ev, _ = NewWriter(nil).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
+	f := fields(t, ev.Body)
+	if f["fromAddress"] != "TXYZ" || f["type"] != "2" || f["eventType"] != "payout.refuse" || f["chainId"] != "TRON" ||
+		f["network"] != "TRON" || f["blockTime"] != "" {
+		t.Errorf("allowance refuse body %s", ev.Body)
+	}
+	if ev, err := NewWriter(nil).PayoutEvent(o, k, "", at); ev != nil || err != nil {
+		t.Errorf("no URL: %v %v", ev, err)
+	}
+}
+
+// The body must be exactly what JavaScript's JSON.stringify(JSON.parse(body))
+// gives back, or receivers that sign the re-serialized payload disagree.
+func TestBodyEscapesLikeJSONStringify(t *testing.T) {
+	var b body
+	b.add("k", "<a&b>\u2028\n\x01\x7f\b\f\"\\é")
+	b.add("bad", "x\xffy")
+	want := "{\"k\":\"<a&b>\u2028\\n\\u0001\x7f\\b\\f\\\"\\\\é\",\"bad\":\"x\uFFFDy\"}"
+	if got := string(b.bytes()); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	f := fields(t, b.bytes())
+	if f["k"] != "<a&b>\u2028\n\x01\x7f\b\f\"\\é" {
+		t.Errorf("round trip %q", f["k"])
+	}
+	if _, err := sign.ParseJSONObject(b.bytes()); err != nil {
+		t.Errorf("sign cannot parse the body: %v", err)
+	}
+}
+
+// The worked example of docs/webhooks.md.
+func TestDocumentedSignatureExample(t *testing.T) {
+	body := []byte(`{"eventId":"evt_5f1c0a9e3b7d2c4a6e8f0b1d","eventType":"payment.success","custNo":"C86002201","orderNo":"C202503225","status":"SUCCESS","amount":"100.00"}`)
+	v2, plain, err := sign.Webhook("whk_demo_key", body, "1772366400000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, _ := sign.Canonical(mustParams(t, body), "1772366400000", sign.Raw)
+	const wantMsg = "amount=100.00&custNo=C86002201&eventId=evt_5f1c0a9e3b7d2c4a6e8f0b1d&eventType=payment.success&orderNo=C202503225&status=SUCCESS&time=1772366400000"
+	if msg != wantMsg {
+		t.Errorf("signed text %q", msg)
+	}
+	if v2 != docV2 || plain != docPlain {
+		t.Errorf("signatures changed: v2 %s plain %s; update docs/webhooks.md", v2, plain)
+	}
+}
+
+const (
+	docV2    = "2fda7cc2193c8a8fbb3731a0392538f0330d9826bb934cc444e82b5aea858be2"
+	docPlain = "cae3374f26935dff5f2641d05ec5f0cc576ac66b8bf2bc2b28bad651877a443d"
+)
+
+func mustParams(t *testing.T, body []byte) sign.Params {
+	p, err := sign.ParseJSONObject(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

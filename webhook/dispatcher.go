@@ -1,0 +1,460 @@
+package webhook
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/sign"
+)
+
+// Config tunes the Dispatcher. Zero fields take the defaults below.
+type Config struct {
+	// Sandbox allows http:// URLs and private and loopback addresses, for
+	// development receivers. Production (false) allows only https to
+	// public addresses.
+	Sandbox bool
+	// HeaderPrefix replaces "Service" in the header names.
+	HeaderPrefix string
+	// Timeout bounds one attempt: connecting, the request and the response
+	// head and capped body. Default 10s.
+	Timeout time.Duration
+	// Schedule of retries. Default DefaultSchedule.
+	Schedule Schedule
+	// Workers bounds concurrent deliveries. Default 16.
+	Workers int
+	// HostConcurrency bounds concurrent deliveries to one host (host:port of
+	// the URL), so a slow receiver ties up at most this many workers; its
+	// other due events wait in memory while other hosts' events go ahead.
+	// Default 4.
+	HostConcurrency int
+	// PollInterval is how often the outbox is checked for due events when
+	// nothing wakes the dispatcher. Default 1s.
+	PollInterval time.Duration
+	// Lease is how long a claimed event is reserved for this instance.
+	// After it runs out another instance may deliver the event again, so it
+	// must comfortably exceed Timeout. Default 2m.
+	Lease time.Duration
+	// ShutdownGrace is how long Run lets in-flight deliveries finish after
+	// its context ends before cancelling them. Default Timeout.
+	ShutdownGrace time.Duration
+	// MaxResponseBytes caps how much of a response body is read and kept
+	// in the delivery log. Default 4096.
+	MaxResponseBytes int64
+	// Owner identifies this instance in leases. Default host name, process
+	// id and a random suffix.
+	Owner string
+	// UserAgent of the requests. Default "cashier-webhook/1".
+	UserAgent string
+	// TLS configures the client side of TLS, e.g. a private CA in sandbox
+	// setups. nil uses the system roots.
+	TLS *tls.Config
+}
+
+func (c Config) withDefaults() Config {
+	if c.Timeout <= 0 {
+		c.Timeout = 10 * time.Second
+	}
+	if c.Schedule.Offsets == nil {
+		c.Schedule = DefaultSchedule
+	}
+	if c.Workers <= 0 {
+		c.Workers = 16
+	}
+	if c.HostConcurrency <= 0 {
+		c.HostConcurrency = 4
+	}
+	if c.HostConcurrency > c.Workers {
+		c.HostConcurrency = c.Workers
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = time.Second
+	}
+	if c.Lease <= 0 {
+		c.Lease = 2 * time.Minute
+	}
+	if c.ShutdownGrace <= 0 {
+		c.ShutdownGrace = c.Timeout
+	}
+	if c.MaxResponseBytes <= 0 {
+		c.MaxResponseBytes = 4096
+	}
+	if c.Owner == "" {
+		c.Owner = defaultOwner()
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = "cashier-webhook/1"
+	}
+	return c
+}
+
+func defaultOwner() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// Merchants looks up a merchant, for its webhook key.
+type Merchants interface {
+	Merchant(ctx context.Context, id string) (*cashier.Merchant, error)
+}
+
+// Dispatcher delivers outbox events. Use either Run (the service) or
+// DeliverDue (tests, one-shot tools) on one Dispatcher, not both at once;
+// several Dispatchers, in one process or many, may share an outbox.
+type Dispatcher struct {
+	cfg       Config
+	outbox    cashier.Outbox
+	merchants Merchants
+	clock     cashier.Clock
+	log       *slog.Logger
+	client    *http.Client
+	headers   sign.Headers
+
+	wake  chan struct{} // Notify: events were written
+	freed chan struct{} // a delivery finished while claims were held back
+
+	mu      sync.Mutex
+	idle    *sync.Cond // broadcast when held drops to 0
+	hosts   map[string]*hostQueue
+	held    int  // events in memory: queued or running
+	running int  // deliveries in progress
+	starved bool // the last claim was cut short by capacity
+	ctx     context.Context
+	wg      sync.WaitGroup
+
+	attempted atomic.Int64
+}
+
+// hostQueue holds the claimed events for one receiver host.
+type hostQueue struct {
+	running int
+	queue   []cashier.Event
+}
+
+// NewDispatcher returns a dispatcher delivering from outbox with the keys
+// of merchants; logger may be nil.
+func NewDispatcher(cfg Config, outbox cashier.Outbox, merchants Merchants, clock cashier.Clock, logger *slog.Logger) (*Dispatcher, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Schedule.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Lease < 2*cfg.Timeout {
+		return nil, fmt.Errorf("webhook: lease %s must be at least twice the timeout %s", cfg.Lease, cfg.Timeout)
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	d := &Dispatcher{
+		cfg:       cfg,
+		outbox:    outbox,
+		merchants: merchants,
+		clock:     clock,
+		log:       logger.With("component", "webhook", "owner", cfg.Owner),
+		client:    newClient(cfg),
+		headers:   sign.HeaderNames(cfg.HeaderPrefix),
+		wake:      make(chan struct{}, 1),
+		freed:     make(chan struct{}, 1),
+		hosts:     map[string]*hostQueue{},
+	}
+	d.idle = sync.NewCond(&d.mu)
+	return d, nil
+}
+
+// Owner is the lease owner id of this dispatcher.
+func (d *Dispatcher) Owner() string { return d.cfg.Owner }
+
+// Notify tells the dispatcher that events were just committed, so they go
+// out without waiting for the next poll. It never blocks.
+func (d *Dispatcher) Notify() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// maxHeld bounds the events kept in memory, running or queued behind a
+// busy host.
+func (d *Dispatcher) maxHeld() int { return 64 * d.cfg.Workers }
+
+// Run delivers events until ctx ends. Then it stops claiming, lets
+// in-flight deliveries finish for up to ShutdownGrace and cancels the rest;
+// a cancelled delivery is not recorded, so its lease runs out and the event
+// is delivered again, by this or another instance. It returns nil after a
+// shutdown.
+func (d *Dispatcher) Run(ctx context.Context) error {
+	deliverCtx, cancelDeliveries := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelDeliveries()
+	d.mu.Lock()
+	d.ctx = deliverCtx
+	d.mu.Unlock()
+
+	tick := time.NewTicker(d.cfg.PollInterval)
+	defer tick.Stop()
+	for {
+		if _, err := d.fill(ctx); err != nil && ctx.Err() == nil {
+			d.log.Error("claiming events failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			d.shutdown(cancelDeliveries)
+			return nil
+		case <-d.wake:
+		case <-d.freed:
+		case <-tick.C:
+		}
+	}
+}
+
+func (d *Dispatcher) shutdown(cancelDeliveries context.CancelFunc) {
+	d.mu.Lock()
+	for _, h := range d.hosts {
+		// Claimed but not started: they wait for their leases to run out.
+		d.held -= len(h.queue)
+		h.queue = nil
+	}
+	d.mu.Unlock()
+	done := make(chan struct{})
+	go func() { d.wg.Wait(); close(done) }()
+	t := time.NewTimer(d.cfg.ShutdownGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		cancelDeliveries()
+		<-done
+	}
+}
+
+// DeliverDue makes one pass: it claims every event due now, delivers them
+// (an order's next event as soon as the previous one is settled) and
+// returns when all attempts are recorded, with the number of attempts made.
+func (d *Dispatcher) DeliverDue(ctx context.Context) (int, error) {
+	d.mu.Lock()
+	d.ctx = ctx
+	d.mu.Unlock()
+	before := d.attempted.Load()
+	for {
+		claimed, err := d.fill(ctx)
+		d.mu.Lock()
+		for d.held > 0 {
+			d.idle.Wait()
+		}
+		d.mu.Unlock()
+		if err != nil || claimed == 0 {
+			return int(d.attempted.Load() - before), err
+		}
+	}
+}
+
+// fill claims events while workers are free and starts what the worker and
+// host limits allow. Events for a host that is at its limit queue in memory,
+// so claiming goes on past them to other merchants' events; a worker is
+// never idle while a due event of an idle host waits. It returns how many
+// events it claimed.
+func (d *Dispatcher) fill(ctx context.Context) (int, error) {
+	total := 0
+	d.mu.Lock()
+	d.expireLocked()
+	d.mu.Unlock()
+	for {
+		d.mu.Lock()
+		// startLocked has run: any queued event is behind a busy host, so
+		// every free worker may take a newly claimed one.
+		n := min(d.cfg.Workers-d.running, d.maxHeld()-d.held)
+		d.starved = n <= 0
+		d.mu.Unlock()
+		if n <= 0 {
+			return total, nil
+		}
+		evs, err := d.outbox.ClaimEvents(ctx, d.cfg.Owner, d.clock.Now(), d.cfg.Lease, n)
+		if err != nil {
+			return total, err
+		}
+		total += len(evs)
+		d.mu.Lock()
+		for _, e := range evs {
+			key := hostKey(e.URL)
+			h := d.hosts[key]
+			if h == nil {
+				h = &hostQueue{}
+				d.hosts[key] = h
+			}
+			h.queue = append(h.queue, e)
+			d.held++
+		}
+		d.startLocked()
+		d.mu.Unlock()
+		if len(evs) < n {
+			return total, nil
+		}
+	}
+}
+
+// leaseTooShort reports whether e's lease could run out during an attempt
+// started now; such an event is dropped and claimed afresh, rather than
+// risk two instances delivering it at once.
+func (d *Dispatcher) leaseTooShort(e *cashier.Event) bool {
+	return d.clock.Now().Add(d.cfg.Timeout).After(e.LeaseUntil)
+}
+
+// expireLocked drops queued events whose leases are about to run out: a
+// later claim takes them again with a fresh lease.
+func (d *Dispatcher) expireLocked() {
+	for _, h := range d.hosts {
+		kept := h.queue[:0]
+		for _, e := range h.queue {
+			if d.leaseTooShort(&e) {
+				d.held--
+				continue
+			}
+			kept = append(kept, e)
+		}
+		clear(h.queue[len(kept):])
+		h.queue = kept
+	}
+}
+
+// startLocked starts queued events while workers and host slots are free.
+func (d *Dispatcher) startLocked() {
+	for key, h := range d.hosts {
+		for d.running < d.cfg.Workers && h.running < d.cfg.HostConcurrency && len(h.queue) > 0 {
+			e := h.queue[0]
+			h.queue[0] = cashier.Event{}
+			h.queue = h.queue[1:]
+			if d.leaseTooShort(&e) {
+				d.held--
+				continue
+			}
+			h.running++
+			d.running++
+			d.wg.Add(1)
+			go d.work(d.ctx, key, e)
+		}
+		if h.running == 0 && len(h.queue) == 0 {
+			delete(d.hosts, key)
+		}
+	}
+	if d.held == 0 {
+		d.idle.Broadcast()
+	}
+}
+
+func (d *Dispatcher) work(ctx context.Context, key string, e cashier.Event) {
+	defer d.wg.Done()
+	d.deliver(ctx, e)
+	d.mu.Lock()
+	if h := d.hosts[key]; h != nil {
+		h.running--
+	}
+	d.running--
+	d.held--
+	starved := d.starved
+	d.startLocked()
+	d.mu.Unlock()
+	if starved {
+		select {
+		case d.freed <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// recordTimeout bounds writing an attempt's outcome, which happens even
+// when the delivery context has just ended: a finished delivery should be
+// recorded, not repeated.
+const recordTimeout = 10 * time.Second
+
+// deliver makes one attempt at e and records it.
+func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event) {
+	log := d.log.With("event", e.ID, "merchant", e.MerchantID, "order", e.OrderID)
+	m, err := d.merchants.Merchant(ctx, e.MerchantID)
+	if err != nil && cashier.ErrorCode(err) != cashier.ENotFound {
+		// Not the receiver's fault: leave the event to a later claim
+		// without spending one of its attempts.
+		if ctx.Err() == nil {
+			log.Error("loading merchant failed", "err", err)
+		}
+		return
+	}
+	var a attempt
+	if err != nil {
+		a = attempt{At: d.clock.Now(), Err: "merchant not found"}
+	} else {
+		a = d.post(ctx, e.URL, e.Type, e.ID, e.Body, m.WebhookKey)
+		d.attempted.Add(1)
+		if !a.ok() && ctx.Err() != nil {
+			log.Info("delivery interrupted by shutdown; the lease will run out and the event go again")
+			return
+		}
+	}
+
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	rec := cashier.DeliveryAttempt{
+		EventID:    e.ID,
+		Attempt:    e.Attempts + 1,
+		At:         a.At,
+		HTTPStatus: a.HTTPStatus,
+		Latency:    a.Latency,
+		Error:      a.Err,
+	}
+	state := cashier.EventDelivered
+	if !a.ok() {
+		state = cashier.EventFailed
+		if m != nil {
+			first := a.At
+			if rec.Attempt > 1 {
+				first = d.cycleStart(rctx, e)
+			}
+			if due, ok := d.cfg.Schedule.Next(first, d.clock.Now(), rec.Attempt); ok {
+				state, rec.NextAttemptAt = cashier.EventPending, due
+			}
+		}
+	}
+	if err := d.outbox.RecordAttempt(rctx, d.cfg.Owner, rec, state); err != nil {
+		if cashier.ErrorCode(err) == cashier.EInvalidStatus {
+			log.Warn("lease lost before the attempt was recorded; another claim delivers the event", "err", err)
+		} else {
+			log.Error("recording attempt failed", "err", err)
+		}
+		return
+	}
+	log.Info("webhook attempt", "attempt", rec.Attempt, "status", a.HTTPStatus,
+		"latency", a.Latency, "state", state, "err", a.Err, "next", rec.NextAttemptAt)
+}
+
+// cycleStart is the time of the first attempt of e's current retry cycle
+// (the store renumbers attempts from 1 after an operator's resend).
+func (d *Dispatcher) cycleStart(ctx context.Context, e cashier.Event) time.Time {
+	log, err := d.outbox.Attempts(ctx, e.ID)
+	if err == nil {
+		for i := len(log) - 1; i >= 0; i-- {
+			if log[i].Attempt == 1 {
+				return log[i].At
+			}
+		}
+	}
+	return e.CreatedAt
+}
+
+// hostKey groups URLs by the receiver they reach.
+func hostKey(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Host)
+}
