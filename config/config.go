@@ -34,6 +34,10 @@ type Config struct {
 	TrustedProxies string
 	CollectionTTL  time.Duration
 
+	WebhookTimeout  time.Duration
+	WebhookSchedule string
+	WebhookWorkers  int
+
 	ETHRPC      string
 	ARBRPC      string
 	TRONAPI     string
@@ -62,6 +66,10 @@ func Default() Config {
 		RateIP:        2000,
 		RateEndpoint:  100,
 		CollectionTTL: 30 * time.Minute,
+
+		WebhookTimeout:  10 * time.Second,
+		WebhookSchedule: "1m,5m,30m,2h,24h",
+		WebhookWorkers:  16,
 	}
 }
 
@@ -107,6 +115,9 @@ func (c *Config) Validate() error {
 		if !found {
 			return fmt.Errorf("%s must be one of %s, not %q", ch.name, strings.Join(ch.ok, ", "), ch.v)
 		}
+	}
+	if c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
+		return fmt.Errorf("webhook workers and timeout must be positive")
 	}
 	if c.RateKey < 1 || c.RateIP < 1 || c.RateEndpoint < 1 {
 		return fmt.Errorf("rate limits must be positive")
@@ -167,6 +178,9 @@ func (c *Config) fields() []field {
 		{"CASHIER_RATE_PER_ENDPOINT", "rate-per-endpoint", "requests per minute per endpoint and caller", num(&c.RateEndpoint)},
 		{"CASHIER_TRUSTED_PROXIES", "trusted-proxies", "comma-separated CIDRs whose X-Forwarded-For is believed", str(&c.TrustedProxies)},
 		{"CASHIER_COLLECTION_TTL", "collection-ttl", "lifetime of a collection order", dur(&c.CollectionTTL)},
+		{"CASHIER_WEBHOOK_TIMEOUT", "webhook-timeout", "time a webhook receiver has to answer", dur(&c.WebhookTimeout)},
+		{"CASHIER_WEBHOOK_SCHEDULE", "webhook-schedule", "webhook retry times after the first attempt, comma-separated", str(&c.WebhookSchedule)},
+		{"CASHIER_WEBHOOK_WORKERS", "webhook-workers", "concurrent webhook deliveries", num(&c.WebhookWorkers)},
 		{"CASHIER_ETH_RPC", "eth-rpc", "comma-separated Ethereum JSON-RPC URLs", str(&c.ETHRPC)},
 		{"CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)},
 		{"CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)},

@@ -1,0 +1,203 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	stdhttp "net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/address"
+	"github.com/stablecashier/cashier/config"
+	cashierhttp "github.com/stablecashier/cashier/http"
+	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/sign"
+	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/webhook"
+)
+
+// Options are what a caller may supply beyond the configuration.
+type Options struct {
+	Clock    cashier.Clock                         // default: the system clock
+	Logger   *slog.Logger                          // default: JSON to stderr at the configured level
+	Chains   map[cashier.Chain]cashier.ChainClient // default: dialled from the configuration
+	Registry *cashier.Registry                     // default: loaded from the configuration
+}
+
+// Service is the assembled, runnable service.
+type Service struct {
+	Config     config.Config
+	Store      *sqlite.DB
+	Registry   *cashier.Registry
+	Orders     *orders.Service
+	Dispatcher *webhook.Dispatcher
+	Handler    stdhttp.Handler
+	Chains     map[cashier.Chain]cashier.ChainClient
+	Clock      cashier.Clock
+	Logger     *slog.Logger
+}
+
+// New assembles the service from cfg. The caller closes it.
+func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Service{Config: cfg, Clock: opts.Clock, Logger: opts.Logger, Chains: opts.Chains, Registry: opts.Registry}
+	if s.Clock == nil {
+		s.Clock = cashier.SystemClock{}
+	}
+	if s.Logger == nil {
+		s.Logger = NewLogger(stderr, cfg.LogLevel)
+	}
+	var err error
+	if s.Registry == nil {
+		if s.Registry, err = config.LoadRegistry(cfg.Registry); err != nil {
+			return nil, err
+		}
+	}
+	if s.Chains == nil {
+		if s.Chains, err = DialChains(ctx, cfg, s.Registry, s.Clock); err != nil {
+			return nil, err
+		}
+	}
+	if s.Store, err = OpenStore(ctx, cfg); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			s.Store.Close()
+		}
+	}()
+
+	schedule, err := webhook.ParseOffsets(cfg.WebhookSchedule)
+	if err != nil {
+		return nil, err
+	}
+	s.Dispatcher, err = webhook.NewDispatcher(webhook.Config{
+		Sandbox:      cfg.Mode == "sandbox",
+		HeaderPrefix: cfg.HeaderPrefix,
+		Timeout:      cfg.WebhookTimeout,
+		Schedule:     schedule,
+		Workers:      cfg.WebhookWorkers,
+	}, s.Store, s.Store, s.Clock, s.Logger.With("component", "webhook"))
+	if err != nil {
+		return nil, err
+	}
+
+	s.Orders = &orders.Service{
+		Store:     webhook.NotifyOnCommit(s.Store, s.Dispatcher),
+		Registry:  s.Registry,
+		Clock:     s.Clock,
+		Addresses: address.Validator{},
+		Deposits:  Deposits{Store: s.Store},
+		Funds:     Funds{Clients: s.Chains},
+		Events:    webhook.NewWriter(s.Registry),
+		Config:    orders.DefaultConfig,
+	}
+	s.Orders.Config.CollectionTTL = cfg.CollectionTTL
+	if cfg.PublicURL != "" {
+		s.Orders.Config.PayURL = strings.TrimRight(cfg.PublicURL, "/") + "/pay"
+	}
+
+	httpCfg, err := HTTPConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.Handler, err = cashierhttp.NewServer(httpCfg, s.Orders, s.Store, s.Registry, s.Clock, s.Logger.With("component", "http"))
+	if err != nil {
+		return nil, err
+	}
+	ok = true
+	return s, nil
+}
+
+// HTTPConfig maps the process configuration onto the HTTP server's.
+func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
+	c := cashierhttp.DefaultConfig()
+	c.HeaderPrefix = cfg.HeaderPrefix
+	c.Window = sign.Window{Default: cfg.RecvWindow, Max: cfg.RecvWindowMax, FutureSkew: cfg.FutureSkew}
+	c.Encodings = nil
+	for _, e := range strings.Split(cfg.SignEncodings, ",") {
+		enc, err := sign.ParseEncoding(strings.TrimSpace(e))
+		if err != nil {
+			return c, err
+		}
+		c.Encodings = append(c.Encodings, enc)
+	}
+	c.SignField = cashierhttp.SignFieldPolicy(cfg.SignField)
+	c.UnknownFields = cashierhttp.UnknownFieldPolicy(cfg.UnknownFields)
+	c.ErrorStatus = cashierhttp.ErrorStatusMode(cfg.ErrorStatus)
+	c.RateLimits.PerKey, c.RateLimits.PerIP, c.RateLimits.PerEndpoint = cfg.RateKey, cfg.RateIP, cfg.RateEndpoint
+	c.PublicBaseURL = strings.TrimRight(cfg.PublicURL, "/")
+	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			return c, fmt.Errorf("trusted proxies: %w", err)
+		}
+		c.TrustedProxies = append(c.TrustedProxies, prefix)
+	}
+	return c, nil
+}
+
+// Close releases the store.
+func (s *Service) Close() error { return s.Store.Close() }
+
+// Serve runs the HTTP server on ln and the webhook dispatcher until ctx
+// ends, then shuts down gracefully: the listener closes, in-flight requests
+// finish (up to 15 s), in-flight deliveries get their grace period.
+func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &stdhttp.Server{
+		Handler:           s.Handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
+	}
+	dispatchDone := make(chan error, 1)
+	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
+	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
+
+	serveDone := make(chan error, 1)
+	go func() { serveDone <- srv.Serve(ln) }()
+	s.Logger.Info("serving", "addr", ln.Addr().String(), "mode", s.Config.Mode)
+
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-serveDone:
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if serr := srv.Shutdown(shutdownCtx); serr != nil && err == nil {
+		err = serr
+	}
+	stopDispatch()
+	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
+		err = derr
+	}
+	if errors.Is(err, stdhttp.ErrServerClosed) {
+		err = nil
+	}
+	s.Logger.Info("stopped")
+	return err
+}
+
+// NewLogger returns the service's JSON logger at level.
+func NewLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/stablecashier/cashier/app"
+	"github.com/stablecashier/cashier/config"
+)
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := config.Default()
+	rest, err := cfg.Load(fs, args, getenv)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("serve: unexpected arguments %q", rest)
+	}
+	svc, err := app.New(ctx, cfg, app.Options{}, stderr)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "cashier listening on http://%s\n", ln.Addr())
+	return svc.Serve(ctx, ln)
+}
