@@ -70,6 +70,10 @@ type Network struct {
 	AvgGasFee     string        `json:"avgGasFee"`
 	Confirmations int           `json:"confirmations"` // blocks before a payment counts
 	EVMChainID    int64         `json:"evmChainId,omitempty"`
+	// Create2Prefix is the first byte of the CREATE2 address preimage on
+	// this network: 0xff on EVM chains, 0x41 on TRON's TVM. Deposit
+	// addresses are computed off chain with it.
+	Create2Prefix byte `json:"create2Prefix"`
 }
 
 // Token is one token on one network.

@@ -15,7 +15,8 @@ import (
 // factory on the order's network (a field of the merchant's payout contract
 // there), entirely off chain.
 type Deposits struct {
-	Store cashier.Reader
+	Store    cashier.Reader
+	Registry *cashier.Registry
 }
 
 // DepositAddress implements orders.Deposits.
@@ -28,14 +29,19 @@ func (d Deposits) DepositAddress(ctx context.Context, m *cashier.Merchant, c cas
 		if k.Chain != c || k.Status != cashier.ContractActive || k.DepositFactory == "" {
 			continue
 		}
-		return DepositAddress(c, k.DepositFactory, k.DepositImplementation, orderID)
+		n, ok := d.Registry.Network(c)
+		if !ok {
+			return "", cashier.Errorf(cashier.EUnsupported, "network %s is not supported", c)
+		}
+		return DepositAddress(c, n.Create2Prefix, k.DepositFactory, k.DepositImplementation, orderID)
 	}
 	return "", cashier.Errorf(cashier.EUnsupported, "collections on %s are not set up for this merchant (no deposit factory)", c)
 }
 
 // DepositAddress computes the CREATE2 deposit address of orderID for a
-// factory and its implementation, in the network's text form.
-func DepositAddress(c cashier.Chain, factory, implementation, orderID string) (string, error) {
+// factory and its implementation, in the network's text form. prefix is
+// the network's CREATE2 prefix byte (the factory's create2Prefix()).
+func DepositAddress(c cashier.Chain, prefix byte, factory, implementation, orderID string) (string, error) {
 	f, err := evmBytes(c, factory)
 	if err != nil {
 		return "", err
@@ -44,12 +50,14 @@ func DepositAddress(c cashier.Chain, factory, implementation, orderID string) (s
 	if err != nil {
 		return "", err
 	}
-	salt := payoutcontract.DepositSalt(orderID)
+	if prefix != payoutcontract.Create2PrefixEVM && prefix != payoutcontract.Create2PrefixTRON {
+		return "", cashier.Errorf(cashier.EInternal, "network %s has no valid CREATE2 prefix (0x%02x)", c, prefix)
+	}
+	a := payoutcontract.DepositAddress(prefix, f, impl, payoutcontract.DepositSalt(orderID))
 	if c == cashier.ChainTRON {
-		a := payoutcontract.DepositAddress(payoutcontract.Create2PrefixTRON, f, impl, salt)
 		return tron.AddressFromEVM(a).String(), nil
 	}
-	return payoutcontract.DepositAddress(payoutcontract.Create2PrefixEVM, f, impl, salt).Hex(), nil
+	return a.Hex(), nil
 }
 
 // evmBytes returns the 20-byte form of an address in c's text form.

@@ -96,7 +96,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Registry:  s.Registry,
 		Clock:     s.Clock,
 		Addresses: address.Validator{},
-		Deposits:  Deposits{Store: s.Store},
+		Deposits:  Deposits{Store: s.Store, Registry: s.Registry},
 		Funds:     Funds{Clients: s.Chains},
 		Events:    webhook.NewWriter(s.Registry),
 		Config:    orders.DefaultConfig,

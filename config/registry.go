@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"strings"
 
 	"github.com/stablecashier/cashier"
 )
@@ -24,13 +25,13 @@ func DefaultRegistry() *cashier.Registry {
 		Networks: []cashier.Network{
 			{Chain: cashier.ChainTRON, NetworkName: "TRON", ShortName: "TRX", Symbol: "TRX", Decimals: 6,
 				ExplorerURL: "https://tronscan.org", RPCURL: "https://api.trongrid.io", Status: cashier.NetworkActive,
-				AvgBlockTime: 3, AvgGasFee: "1-15 TRX", Confirmations: 19},
+				AvgBlockTime: 3, AvgGasFee: "1-15 TRX", Confirmations: 19, Create2Prefix: 0x41},
 			{Chain: cashier.ChainETH, NetworkName: "Ethereum", ShortName: "ETH", Symbol: "ETH", Decimals: 18,
 				ExplorerURL: "https://etherscan.io", RPCURL: "https://ethereum-rpc.publicnode.com", Status: cashier.NetworkActive,
-				AvgBlockTime: 12, AvgGasFee: "0.5-5 USD", Confirmations: 12, EVMChainID: 1},
+				AvgBlockTime: 12, AvgGasFee: "0.5-5 USD", Confirmations: 12, EVMChainID: 1, Create2Prefix: 0xff},
 			{Chain: cashier.ChainARB, NetworkName: "Arbitrum One", ShortName: "ARB", Symbol: "ETH", Decimals: 18,
 				ExplorerURL: "https://arbiscan.io", RPCURL: "https://arb1.arbitrum.io/rpc", Status: cashier.NetworkActive,
-				AvgBlockTime: 1, AvgGasFee: "0.01-0.1 USD", Confirmations: 20, EVMChainID: 42161},
+				AvgBlockTime: 1, AvgGasFee: "0.01-0.1 USD", Confirmations: 20, EVMChainID: 42161, Create2Prefix: 0xff},
 		},
 	}
 	tok := func(c cashier.Chain, sym, name, addr string) cashier.Token {
@@ -69,6 +70,7 @@ type NetworkOverride struct {
 	AvgGasFee     *string `json:"avgGasFee"`
 	Confirmations *int    `json:"confirmations"`
 	EVMChainID    *int64  `json:"evmChainId"`
+	Create2Prefix *string `json:"create2Prefix"` // "0xff" or "0x41"
 }
 
 // TokenOverride changes or adds one token on one network.
@@ -131,6 +133,16 @@ func Apply(r *cashier.Registry, o Override) error {
 		set(&n.AvgGasFee, no.AvgGasFee)
 		set(&n.Confirmations, no.Confirmations)
 		set(&n.EVMChainID, no.EVMChainID)
+		if no.Create2Prefix != nil {
+			switch strings.ToLower(*no.Create2Prefix) {
+			case "0xff":
+				n.Create2Prefix = 0xff
+			case "0x41":
+				n.Create2Prefix = 0x41
+			default:
+				return fmt.Errorf("network %s: create2Prefix must be 0xff or 0x41", c)
+			}
+		}
 		if no.Status != nil {
 			st := cashier.NetworkStatus(*no.Status)
 			if st != cashier.NetworkActive && st != cashier.NetworkMaintenance {

@@ -1,0 +1,116 @@
+package config
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+func TestDefaultRegistry(t *testing.T) {
+	r := DefaultRegistry()
+	for _, c := range cashier.Chains {
+		n, ok := r.Network(c)
+		if !ok || n.Create2Prefix == 0 {
+			t.Fatalf("network %s missing or without CREATE2 prefix", c)
+		}
+		for _, sym := range []string{"USDT", "USDC"} {
+			tok, ok := r.Token(c, sym)
+			if !ok || tok.Decimals != 6 || tok.WithdrawFee.Int64() != 1_000_000 || tok.MinAmount.Int64() != 1_000_000 {
+				t.Fatalf("%s %s = %+v", c, sym, tok)
+			}
+		}
+	}
+	if tok, _ := r.Token(cashier.ChainETH, "USDT"); tok.ContractAddress != "0xdAC17F958D2ee523a2206206994597C13D831ec7" {
+		t.Fatalf("ETH USDT address %s", tok.ContractAddress)
+	}
+}
+
+func TestLoadRegistryOverride(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	body := `{"networks":[{"chainId":"1","rpcUrl":"http://127.0.0.1:8545","evmChainId":1337,"status":"maintenance"},
+	  {"chainId":"TRON","create2Prefix":"0xff"}],
+	 "tokens":[{"chainId":"ETH","symbol":"USDT","contractAddress":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed","minAmount":"0.5","withdrawFee":"0"},
+	  {"chainId":"ARB","symbol":"DAI","name":"Dai","contractAddress":"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359","decimals":18,"minAmount":"1","maxAmount":"100"}]}`
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadRegistry(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := r.Network(cashier.ChainETH)
+	if n.RPCURL != "http://127.0.0.1:8545" || n.EVMChainID != 1337 || n.Status != cashier.NetworkMaintenance || n.NetworkName != "Ethereum" {
+		t.Fatalf("network = %+v", n)
+	}
+	if tn, _ := r.Network(cashier.ChainTRON); tn.Create2Prefix != 0xff {
+		t.Fatalf("TRON prefix = %x", tn.Create2Prefix)
+	}
+	tok, _ := r.Token(cashier.ChainETH, "USDT")
+	if tok.ContractAddress != "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" || tok.MinAmount.Int64() != 500_000 || tok.WithdrawFee.Sign() != 0 || tok.MaxAmount.Int64() != 1_000_000_000_000 {
+		t.Fatalf("token = %+v", tok)
+	}
+	dai, ok := r.Token(cashier.ChainARB, "DAI")
+	if !ok || dai.Decimals != 18 || dai.MaxAmount.String() != "100000000000000000000" {
+		t.Fatalf("added token = %+v", dai)
+	}
+	for _, bad := range []string{
+		`{"networks":[{"chainId":"BSC"}]}`,
+		`{"networks":[{"chainId":"1","status":"down"}]}`,
+		`{"networks":[{"chainId":"1","create2Prefix":"0x00"}]}`,
+		`{"tokens":[{"chainId":"1","symbol":"USDT","minAmount":"1.0000001"}]}`,
+		`{"tokens":[{"chainId":"1","symbol":"USDT","minAmount":"10","maxAmount":"5"}]}`,
+		`{"tokens":[{"chainId":"1","symbol":"NEW"}]}`,
+		`{"tokens":[{"chainId":"1"}]}`,
+		`{"unknown":1}`,
+	} {
+		if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadRegistry(path); err == nil {
+			t.Errorf("override %s accepted", bad)
+		}
+	}
+}
+
+func TestLoadPrecedence(t *testing.T) {
+	env := map[string]string{"CASHIER_ADDR": "0.0.0.0:1", "CASHIER_DATA": "/env", "CASHIER_RATE_PER_KEY": "5", "CASHIER_RECV_WINDOW": "10s"}
+	c := Default()
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	rest, err := c.Load(fs, []string{"--data", "/flag", "extra"}, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Data != "/flag" || c.Addr != "0.0.0.0:1" || c.RateKey != 5 || c.RecvWindow != 10*time.Second || c.RateIP != 2000 {
+		t.Fatalf("config = %+v", c)
+	}
+	if len(rest) != 1 || rest[0] != "extra" {
+		t.Fatalf("rest = %v", rest)
+	}
+	for _, bad := range []map[string]string{
+		{"CASHIER_MODE": "staging"},
+		{"CASHIER_RATE_PER_KEY": "x"},
+		{"CASHIER_RATE_PER_KEY": "0"},
+		{"CASHIER_SIGN_FIELD": "maybe"},
+		{"CASHIER_RECV_WINDOW": "90s"},
+	} {
+		c := Default()
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		if _, err := c.Load(fs, nil, func(k string) string { return bad[k] }); err == nil {
+			t.Errorf("env %v accepted", bad)
+		}
+	}
+	// Secrets cannot be given as flags (they would show in process lists).
+	c = Default()
+	fs = flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if _, err := c.Load(fs, []string{"--master-key", "00"}, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "master-key") {
+		t.Fatalf("--master-key flag: %v", err)
+	}
+}
