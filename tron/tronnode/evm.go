@@ -16,12 +16,17 @@ import (
 	"github.com/stablecashier/cashier/tron"
 )
 
+// ChainID is what the stand-in's CHAINID opcode returns: TRON mainnet's
+// chain id as the TVM reports it (the low four bytes of the genesis block
+// id), so EIP-712 domains match mainnet's.
+const ChainID = 0x2b6653dc
+
 // chainConfig enables the Cancun instruction set (PUSH0, MCOPY, TSTORE),
 // which current TVM versions support, and nothing later.
 var chainConfig = func() *params.ChainConfig {
 	zero := uint64(0)
 	return &params.ChainConfig{
-		ChainID:                 big.NewInt(0x2b6653dc), // TRON mainnet's chain id as TVM reports it
+		ChainID:                 big.NewInt(ChainID),
 		HomesteadBlock:          new(big.Int),
 		EIP150Block:             new(big.Int),
 		EIP155Block:             new(big.Int),

@@ -1,0 +1,185 @@
+package http
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/qr"
+)
+
+// collectionCreated is the data of the create collection response.
+type collectionCreated struct {
+	OrderNo    string `json:"orderNo"`
+	PayURL     string `json:"payUrl"`
+	QRCode     string `json:"qrCode"`
+	ExpireTime int64  `json:"expireTime"`
+}
+
+// collectionDetail is the data of the collection detail response and an
+// entry of the list: the interface's fields plus what a merchant needs to
+// reconcile (custNo, orderId, payment link, deposit address, amount
+// received so far, expiry).
+type collectionDetail struct {
+	OrderNo        string `json:"orderNo"`
+	OrderID        string `json:"orderId"`
+	CashierID      string `json:"cashierId"`
+	CustNo         string `json:"custNo"`
+	Amount         string `json:"amount"`
+	PaidAmount     string `json:"paidAmount"`
+	Symbol         string `json:"symbol"`
+	ChainID        string `json:"chainId"`
+	Status         string `json:"status"`
+	TxID           string `json:"txId"`
+	DepositAddress string `json:"depositAddress"`
+	PayURL         string `json:"payUrl"`
+	ExpireTime     int64  `json:"expireTime"`
+	CreateTime     int64  `json:"createTime"`
+	UpdateTime     int64  `json:"updateTime"`
+}
+
+func (s *server) newCollectionDetail(r *http.Request, o *cashier.CollectionOrder) collectionDetail {
+	return collectionDetail{
+		OrderNo: o.OrderNo, OrderID: o.ID, CashierID: o.CashierID, CustNo: o.CustNo,
+		Amount: cashier.FormatAmount(o.Amount, o.Decimals), PaidAmount: cashier.FormatAmount(o.PaidAmount, o.Decimals),
+		Symbol: o.Symbol, ChainID: string(o.Chain), Status: string(o.Status), TxID: o.TxID,
+		DepositAddress: o.DepositAddress, PayURL: s.payURL(r, o),
+		ExpireTime: cashier.Millis(o.ExpireAt), CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
+	}
+}
+
+// collectionList is the data of the list response.
+type collectionList struct {
+	List     []collectionDetail `json:"list"`
+	Total    int                `json:"total"`
+	Page     int                `json:"page"`
+	PageSize int                `json:"pageSize"`
+}
+
+// payURL is the hosted payment page of o: the orders service's PayURL when
+// configured, else this server's /pay/ page under PublicBaseURL or, failing
+// that, the host the request came to.
+func (s *server) payURL(r *http.Request, o *cashier.CollectionOrder) string {
+	if s.svc.Config.PayURL != "" {
+		return s.svc.PayURL(o)
+	}
+	base := s.cfg.PublicBaseURL
+	if base == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + r.Host
+	}
+	return strings.TrimRight(base, "/") + "/pay/" + o.ID
+}
+
+// qrCode renders the order's payment request as a PNG data URI.
+func (s *server) qrCode(o *cashier.CollectionOrder) (string, error) {
+	n, ok := s.reg.Network(o.Chain)
+	if !ok {
+		return "", cashier.Errorf(cashier.EInternal, "network %s of order %s is not configured", o.Chain, o.ID)
+	}
+	t, ok := s.reg.Token(o.Chain, o.Symbol)
+	if !ok {
+		return "", cashier.Errorf(cashier.EInternal, "token %s on %s of order %s is not configured", o.Symbol, o.Chain, o.ID)
+	}
+	text, err := qr.PaymentText(n, t, o.DepositAddress, o.Amount)
+	if err != nil {
+		return "", err
+	}
+	return qr.DataURI(text)
+}
+
+// decodeCollection reads a create collection request; signRequired makes
+// the body field sign mandatory (policy "match").
+func decodeCollection(p map[string]any, policy UnknownFieldPolicy, signRequired bool) (orders.CollectionRequest, error) {
+	f := newFields(p, "", policy, collectionFields...)
+	req := orders.CollectionRequest{
+		CashierID:   f.str("cashierId", true),
+		OrderNo:     f.str("orderNo", true),
+		Amount:      f.amount("amount"),
+		Symbol:      f.str("symbol", true),
+		ChainID:     f.str("chainId", false),
+		RedirectURL: f.str("redirectUrl", false),
+		CustNo:      f.str("custNo", false),
+	}
+	f.str("sign", signRequired)
+	return req, f.err
+}
+
+func (s *server) handleCreateCollection(w http.ResponseWriter, r *http.Request, c *call) error {
+	req, err := decodeCollection(c.params, s.cfg.UnknownFields, s.cfg.SignField == SignFieldMatch)
+	if err != nil {
+		return err
+	}
+	o, err := s.svc.CreateCollection(r.Context(), c.merchant, req)
+	if err != nil {
+		return err
+	}
+	code, err := s.qrCode(o)
+	if err != nil {
+		return err
+	}
+	s.ok(w, r, collectionCreated{OrderNo: o.OrderNo, PayURL: s.payURL(r, o), QRCode: code, ExpireTime: cashier.Millis(o.ExpireAt)})
+	return nil
+}
+
+func (s *server) handleCollectionDetail(w http.ResponseWriter, r *http.Request, c *call) error {
+	f := newFields(c.params, "", s.cfg.UnknownFields, detailFields...)
+	orderNo := f.str("orderNo", true)
+	if f.err != nil {
+		return f.err
+	}
+	o, err := s.svc.Collection(r.Context(), c.merchant, orderNo)
+	if err != nil {
+		return err
+	}
+	s.ok(w, r, s.newCollectionDetail(r, o))
+	return nil
+}
+
+// decodeList reads the collection list query.
+func decodeList(p map[string]any, policy UnknownFieldPolicy, maxPageSize int) (orders.ListRequest, error) {
+	f := newFields(p, "", policy, listFields...)
+	var req orders.ListRequest
+	if ms, ok := f.queryMillis("startTime"); ok && ms > 0 {
+		req.Start = time.UnixMilli(ms)
+	}
+	if ms, ok := f.queryMillis("endTime"); ok && ms > 0 {
+		req.End = time.UnixMilli(ms)
+	}
+	req.Status = f.str("status", false)
+	if n, ok := f.queryInt("page"); ok {
+		if n < 1 {
+			f.fail(cashier.EInvalid, "page must be at least 1")
+		}
+		req.Page = int(min(n, 1<<30))
+	}
+	if n, ok := f.queryInt("pageSize"); ok {
+		if n < 1 || (maxPageSize > 0 && n > int64(maxPageSize)) {
+			f.fail(cashier.EInvalid, "pageSize must be between 1 and %d", maxPageSize)
+		}
+		req.PageSize = int(min(n, 1<<30))
+	}
+	return req, f.err
+}
+
+func (s *server) handleCollectionList(w http.ResponseWriter, r *http.Request, c *call) error {
+	req, err := decodeList(c.params, s.cfg.UnknownFields, s.svc.Config.MaxPageSize)
+	if err != nil {
+		return err
+	}
+	list, total, filter, err := s.svc.Collections(r.Context(), c.merchant, req)
+	if err != nil {
+		return err
+	}
+	out := collectionList{List: make([]collectionDetail, len(list)), Total: total, Page: filter.Page, PageSize: filter.PageSize}
+	for i := range list {
+		out.List[i] = s.newCollectionDetail(r, &list[i])
+	}
+	s.ok(w, r, out)
+	return nil
+}

@@ -1,0 +1,184 @@
+package http
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
+)
+
+// payoutCreated is the data of the create payout response.
+type payoutCreated struct {
+	OrderNo    string `json:"orderNo"`
+	OrderID    string `json:"orderId"`
+	Status     string `json:"status"`
+	CreateTime int64  `json:"createTime"`
+}
+
+// payoutDetail is the data of the payout detail response. txId and
+// gasAmount are empty until the payout's transaction is confirmed.
+type payoutDetail struct {
+	OrderNo     string `json:"orderNo"`
+	OrderID     string `json:"orderId"`
+	ContractID  string `json:"contractId"`
+	ChainID     string `json:"chainId"`
+	Recipient   string `json:"recipient"`
+	Amount      string `json:"amount"`
+	Symbol      string `json:"symbol"`
+	PayoutType  int    `json:"payoutType"`
+	FromAddress string `json:"fromAddress"`
+	Remark      string `json:"remark"`
+	TxID        string `json:"txId"`
+	Status      string `json:"status"`
+	Fee         string `json:"fee"`
+	GasAmount   string `json:"gasAmount"`
+	CreateTime  int64  `json:"createTime"`
+	UpdateTime  int64  `json:"updateTime"`
+}
+
+func newPayoutDetail(o *cashier.PayoutOrder) payoutDetail {
+	return payoutDetail{
+		OrderNo: o.OrderNo, OrderID: o.ID, ContractID: o.ContractID, ChainID: string(o.Chain),
+		Recipient: o.Recipient, Amount: cashier.FormatAmount(o.Amount, o.Decimals), Symbol: o.Symbol,
+		PayoutType: int(o.PayoutType), FromAddress: o.FromAddress, Remark: o.Remark, TxID: o.TxID,
+		Status: string(o.Status), Fee: cashier.FormatAmount(o.Fee, o.Decimals), GasAmount: o.GasAmount,
+		CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
+	}
+}
+
+// batchResult is the data of the batch payout response: each order
+// succeeds or fails on its own.
+type batchResult struct {
+	SuccessCount int          `json:"successCount"`
+	FailCount    int          `json:"failCount"`
+	Orders       []batchOrder `json:"orders"`
+}
+
+// batchOrder is one order's outcome, in request order. A refused order has
+// success false, an order-family error code and message, and empty orderId
+// and status.
+type batchOrder struct {
+	OrderNo string `json:"orderNo"`
+	OrderID string `json:"orderId"`
+	Status  string `json:"status"`
+	Success bool   `json:"success"`
+	Code    string `json:"code"`
+	Msg     string `json:"msg"`
+}
+
+// payoutType reads the optional payoutType field: absent means balance
+// mode; a value sent must be 1 or 2 (0 is not taken for "default").
+func payoutType(f *fields) int {
+	_, present := f.p["payoutType"]
+	t := f.integer("payoutType")
+	if f.err == nil && present && t != 1 && t != 2 {
+		f.fail(cashier.EInvalid, "%spayoutType must be 1 (balance) or 2 (allowance)", f.prefix)
+	}
+	return t
+}
+
+// decodePayout reads a create payout request.
+func decodePayout(p map[string]any, policy UnknownFieldPolicy) (orders.PayoutRequest, error) {
+	f := newFields(p, "", policy, payoutFields...)
+	req := orders.PayoutRequest{
+		ContractID:  f.str("contractId", true),
+		OrderNo:     f.str("orderNo", true),
+		Recipient:   f.str("recipient", true),
+		Amount:      f.amount("amount"),
+		Symbol:      f.str("symbol", true),
+		PayoutType:  payoutType(f),
+		FromAddress: f.str("fromAddress", false),
+		Remark:      f.str("remark", false),
+		ChainID:     f.str("chainId", false),
+	}
+	f.str("sign", false)
+	return req, f.err
+}
+
+func (s *server) handleCreatePayout(w http.ResponseWriter, r *http.Request, c *call) error {
+	req, err := decodePayout(c.params, s.cfg.UnknownFields)
+	if err != nil {
+		return err
+	}
+	o, err := s.svc.CreatePayout(r.Context(), c.merchant, req)
+	if err != nil {
+		return err
+	}
+	s.ok(w, r, payoutCreated{OrderNo: o.OrderNo, OrderID: o.ID, Status: string(o.Status), CreateTime: cashier.Millis(o.CreatedAt)})
+	return nil
+}
+
+func (s *server) handlePayoutDetail(w http.ResponseWriter, r *http.Request, c *call) error {
+	f := newFields(c.params, "", s.cfg.UnknownFields, detailFields...)
+	orderNo := f.str("orderNo", true)
+	if f.err != nil {
+		return f.err
+	}
+	o, err := s.svc.Payout(r.Context(), c.merchant, orderNo)
+	if err != nil {
+		return err
+	}
+	s.ok(w, r, newPayoutDetail(o))
+	return nil
+}
+
+// decodeBatch reads a batch payout request. A problem with the shape of
+// the request (a missing field, a wrong JSON type, an unknown field, in any
+// entry) refuses the whole batch, since it is a client bug; a problem with
+// one order's meaning (amount, address, funds, duplicate orderNo) fails
+// that order alone, in the service. One fromAddress serves an
+// allowance-mode batch.
+func decodeBatch(p map[string]any, policy UnknownFieldPolicy, maxOrders int) (orders.BatchRequest, error) {
+	f := newFields(p, "", policy, batchFields...)
+	req := orders.BatchRequest{
+		ContractID:  f.str("contractId", true),
+		PayoutType:  payoutType(f),
+		FromAddress: f.str("fromAddress", false),
+	}
+	items := f.objects("orders")
+	f.str("sign", false)
+	if f.err != nil {
+		return req, f.err
+	}
+	if maxOrders > 0 && len(items) > maxOrders {
+		return req, cashier.Errorf(cashier.ETooLarge, "a batch holds at most %d orders, not %d", maxOrders, len(items))
+	}
+	for i, it := range items {
+		g := newFields(it, fmt.Sprintf("orders[%d].", i), policy, batchOrderFields...)
+		item := orders.BatchItem{
+			OrderNo:   g.str("orderNo", true),
+			Recipient: g.str("recipient", true),
+			Amount:    g.amount("amount"),
+			Symbol:    g.str("symbol", true),
+			Remark:    g.str("remark", false),
+		}
+		if g.err != nil {
+			return req, g.err
+		}
+		req.Orders = append(req.Orders, item)
+	}
+	return req, nil
+}
+
+func (s *server) handleBatchPayout(w http.ResponseWriter, r *http.Request, c *call) error {
+	req, err := decodeBatch(c.params, s.cfg.UnknownFields, s.svc.Config.MaxBatch)
+	if err != nil {
+		return err
+	}
+	res, err := s.svc.BatchPayout(r.Context(), c.merchant, req)
+	if err != nil {
+		return err
+	}
+	out := batchResult{SuccessCount: res.SuccessCount, FailCount: res.FailCount, Orders: make([]batchOrder, len(res.Orders))}
+	for i, it := range res.Orders {
+		if it.Err != nil {
+			we, _ := lookup(it.Err)
+			out.Orders[i] = batchOrder{OrderNo: it.OrderNo, Code: we.order, Msg: cashier.ErrorMessage(it.Err)}
+			continue
+		}
+		out.Orders[i] = batchOrder{OrderNo: it.OrderNo, OrderID: it.Order.ID, Status: string(it.Order.Status), Success: true, Code: "200", Msg: "success"}
+	}
+	s.ok(w, r, out)
+	return nil
+}

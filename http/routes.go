@@ -1,0 +1,67 @@
+package http
+
+import (
+	"net/http"
+	"strings"
+)
+
+// addRoutes registers every route of the server. Authentication per route:
+// authSigned needs the API key and a valid Signature-V2 over the body (POST)
+// or the query (GET); authKey needs the API key only; authPublic needs
+// nothing.
+func (s *server) addRoutes() {
+	// Payout orders.
+	s.handle("POST /order/api/v2/payout/order", authSigned, s.handleCreatePayout)
+	s.handle("GET /order/api/v2/payout/detail", authSigned, s.handlePayoutDetail)
+	s.handle("POST /order/api/v2/payout/batch", authSigned, s.handleBatchPayout)
+
+	// Collection orders.
+	s.handle("POST /order/api/v2/pay/order", authSigned, s.handleCreateCollection)
+	s.handle("GET /order/api/v2/payorder/detail", authSigned, s.handleCollectionDetail)
+	s.handle("GET /order/api/v2/payorder/list", authSigned, s.handleCollectionList)
+
+	// Configuration.
+	s.handle("GET /admin/api/v2/pub/cashier/info", authKey, s.handleCashierInfo)
+	s.handle("GET /admin/api/v2/pub/coin/list", authPublic, s.handleCoinList)
+	s.handle("GET /admin/api/v2/pub/network/list", authPublic, s.handleNetworkList)
+
+	// Pages for customers.
+	s.handle("GET /pay/{orderId}", authPublic, s.handlePayPage)
+	s.handle("GET /widget", authPublic, s.handleWidget)
+}
+
+// authMode is what a route demands of the caller.
+type authMode int
+
+const (
+	authPublic authMode = iota
+	authKey
+	authSigned
+)
+
+// handler serves one route after authentication; an error it returns is
+// answered in the route family's form.
+type handler func(w http.ResponseWriter, r *http.Request, c *call) error
+
+type route struct {
+	pattern string
+	auth    authMode
+	h       handler
+}
+
+func (s *server) handle(pattern string, auth authMode, h handler) {
+	rt := &route{pattern: pattern, auth: auth, h: h}
+	s.routes[pattern] = rt
+	if _, path, _ := strings.Cut(pattern, " "); !strings.Contains(path, "{") {
+		s.paths[path] = true
+	}
+	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.authenticate(w, r, rt.auth)
+		if err == nil {
+			err = rt.h(w, r, c)
+		}
+		if err != nil {
+			s.error(w, r, err)
+		}
+	}))
+}

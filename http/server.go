@@ -1,0 +1,395 @@
+// Package http is the service's merchant HTTP API: the nine endpoints of
+// the interface, the hosted payment page and the widget entry, with
+// authentication, request signatures, strict input decoding, rate limits,
+// trace ids and structured logs. It adapts HTTP to the orders service and
+// the domain; it holds no business rules of its own.
+package http
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/ratelimit"
+	"github.com/stablecashier/cashier/sign"
+)
+
+// SignFieldPolicy decides what happens to the body field "sign" (required
+// by the interface on collection create) relative to the header signature.
+type SignFieldPolicy string
+
+const (
+	// SignFieldMatch requires the field on collection create and, wherever
+	// it is sent, requires it to equal the Signature-V2 header.
+	SignFieldMatch SignFieldPolicy = "match"
+	// SignFieldIgnore accepts and ignores the field everywhere.
+	SignFieldIgnore SignFieldPolicy = "ignore"
+)
+
+// UnknownFieldPolicy decides what happens to body fields and query
+// parameters an endpoint does not define. The fields real clients send
+// (custNo on collection create, chainId on payout create) are defined, so
+// both policies accept them.
+type UnknownFieldPolicy string
+
+const (
+	UnknownReject UnknownFieldPolicy = "reject" // refuse the request, naming the field
+	UnknownIgnore UnknownFieldPolicy = "ignore" // drop the field (it is still signed)
+)
+
+// ErrorStatusMode selects the HTTP status of error responses.
+type ErrorStatusMode string
+
+const (
+	// StatusHTTP answers errors with the status of the error table.
+	StatusHTTP ErrorStatusMode = "http"
+	// StatusAlways200 answers every response with 200, for clients that
+	// treat any other status as a transport failure; the envelope's code
+	// and success still tell the outcome.
+	StatusAlways200 ErrorStatusMode = "always200"
+)
+
+// RateLimits are requests per minute. Zero means the default, a negative
+// value disables the limit.
+type RateLimits struct {
+	PerKey      int // per API key (1000)
+	PerIP       int // per client IP (2000)
+	PerEndpoint int // per endpoint and API key, or endpoint and IP for public calls (100)
+	MaxKeys     int // counters kept per window (ratelimit.DefaultMaxKeys)
+}
+
+// DefaultMaxBodyBytes bounds request bodies.
+const DefaultMaxBodyBytes = 64 << 10
+
+// Config holds the server's settings. Zero fields take the defaults of
+// DefaultConfig.
+type Config struct {
+	HeaderPrefix   string          // header brand prefix, "Service"
+	Window         sign.Window     // request time rule
+	Encodings      []sign.Encoding // accepted signature encodings; default raw only
+	SignField      SignFieldPolicy
+	UnknownFields  UnknownFieldPolicy
+	MaxBodyBytes   int64
+	RateLimits     RateLimits
+	TrustedProxies []netip.Prefix // peers whose X-Forwarded-For is believed; default none
+	ErrorStatus    ErrorStatusMode
+	// PublicBaseURL is where clients reach this server, used for payment
+	// links when the orders service has no PayURL of its own; empty: the
+	// scheme and host of each request.
+	PublicBaseURL string
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		HeaderPrefix:  sign.DefaultPrefix,
+		Window:        sign.DefaultWindow,
+		Encodings:     []sign.Encoding{sign.Raw},
+		SignField:     SignFieldMatch,
+		UnknownFields: UnknownReject,
+		MaxBodyBytes:  DefaultMaxBodyBytes,
+		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys},
+		ErrorStatus:   StatusHTTP,
+	}
+}
+
+func (c Config) withDefaults() (Config, error) {
+	d := DefaultConfig()
+	if c.HeaderPrefix == "" {
+		c.HeaderPrefix = d.HeaderPrefix
+	}
+	if c.Window == (sign.Window{}) {
+		c.Window = d.Window
+	}
+	if len(c.Encodings) == 0 {
+		c.Encodings = d.Encodings
+	}
+	switch c.SignField {
+	case "":
+		c.SignField = d.SignField
+	case SignFieldMatch, SignFieldIgnore:
+	default:
+		return c, fmt.Errorf("http: unknown sign field policy %q (use match or ignore)", c.SignField)
+	}
+	switch c.UnknownFields {
+	case "":
+		c.UnknownFields = d.UnknownFields
+	case UnknownReject, UnknownIgnore:
+	default:
+		return c, fmt.Errorf("http: unknown field policy %q (use reject or ignore)", c.UnknownFields)
+	}
+	switch c.ErrorStatus {
+	case "":
+		c.ErrorStatus = d.ErrorStatus
+	case StatusHTTP, StatusAlways200:
+	default:
+		return c, fmt.Errorf("http: unknown error status mode %q (use http or always200)", c.ErrorStatus)
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = d.MaxBodyBytes
+	}
+	fill := func(v *int, def int) {
+		switch {
+		case *v == 0:
+			*v = def
+		case *v < 0:
+			*v = 0 // ratelimit treats 0 as disabled
+		}
+	}
+	fill(&c.RateLimits.PerKey, d.RateLimits.PerKey)
+	fill(&c.RateLimits.PerIP, d.RateLimits.PerIP)
+	fill(&c.RateLimits.PerEndpoint, d.RateLimits.PerEndpoint)
+	if c.RateLimits.MaxKeys <= 0 {
+		c.RateLimits.MaxKeys = d.RateLimits.MaxKeys
+	}
+	return c, nil
+}
+
+// server is the handler NewServer returns.
+type server struct {
+	cfg     Config
+	hdr     sign.Headers
+	svc     *orders.Service
+	store   cashier.Store
+	reg     *cashier.Registry
+	clock   cashier.Clock
+	log     *slog.Logger
+	limiter *ratelimit.Limiter
+
+	mux    *http.ServeMux
+	routes map[string]*route // by mux pattern
+	paths  map[string]bool   // exact paths of API routes, to tell 405 from 404
+}
+
+// NewServer returns the HTTP handler of the merchant API. All routes are
+// in routes.go.
+func NewServer(cfg Config, svc *orders.Service, store cashier.Store, reg *cashier.Registry, clock cashier.Clock, logger *slog.Logger) (http.Handler, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if svc == nil || store == nil || reg == nil || clock == nil {
+		return nil, fmt.Errorf("http: NewServer needs the orders service, store, registry and clock")
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &server{
+		cfg: cfg, hdr: sign.HeaderNames(cfg.HeaderPrefix),
+		svc: svc, store: store, reg: reg, clock: clock, log: logger,
+		limiter: ratelimit.New(clock, cfg.RateLimits.MaxKeys),
+		mux:     http.NewServeMux(),
+		routes:  map[string]*route{},
+		paths:   map[string]bool{},
+	}
+	s.addRoutes()
+	return s, nil
+}
+
+// reqInfo travels in the request context: what the middleware learned.
+type reqInfo struct {
+	trace    string
+	family   family
+	merchant string // merchant id once authenticated, for logs
+	err      error  // the error answered, for logs
+}
+
+type ctxKey struct{}
+
+func info(r *http.Request) *reqInfo {
+	if i, ok := r.Context().Value(ctxKey{}).(*reqInfo); ok {
+		return i
+	}
+	return &reqInfo{family: familyOf(r.URL.Path)}
+}
+
+// statusWriter remembers the status for the access log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// ServeHTTP assigns the trace id, applies the rate limits, dispatches, and
+// turns panics into 000101 responses.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
+	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ri))
+	sw := &statusWriter{ResponseWriter: w}
+	sw.Header().Set("X-Request-Id", ri.trace)
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.ErrorContext(r.Context(), "panic", "trace", ri.trace, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			if sw.status == 0 {
+				s.error(sw, r, cashier.Errorf(cashier.EInternal, "internal error"))
+			}
+		}
+		s.logRequest(r, ri, sw.status, time.Since(start))
+	}()
+
+	_, pattern := s.mux.Handler(r)
+	rt := s.routes[pattern]
+	res := s.limiter.Allow(s.limitChecks(r, rt)...)
+	h := sw.Header()
+	if res.Limit > 0 { // no headers when every limit is disabled
+		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
+		h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
+	}
+	if !res.Allowed {
+		h.Set("Retry-After", strconv.Itoa(int(res.RetryAfter(s.clock.Now())/time.Second)))
+		s.error(sw, r, cashier.Errorf(cashier.ERateLimited, "rate limit exceeded: %d requests per minute %s; retry after %s",
+			res.Limit, ruleText(res.Rule), res.Reset.UTC().Format(time.RFC3339)))
+		return
+	}
+	if rt == nil {
+		if s.paths[r.URL.Path] {
+			s.errorStatus(sw, r, cashier.Errorf(cashier.EInvalid, "method %s is not allowed on %s", r.Method, r.URL.Path), http.StatusMethodNotAllowed)
+			return
+		}
+		s.error(sw, r, cashier.Errorf(cashier.ENotFound, "no endpoint %s %s", r.Method, r.URL.Path))
+		return
+	}
+	s.mux.ServeHTTP(sw, r)
+}
+
+func ruleText(rule string) string {
+	switch rule {
+	case ruleKey:
+		return "per API key"
+	case ruleIP:
+		return "per client IP"
+	}
+	return "per endpoint"
+}
+
+const (
+	ruleKey      = "key"
+	ruleIP       = "ip"
+	ruleEndpoint = "endpoint"
+)
+
+// limitChecks lists the limits that apply to r: per IP always, per API key
+// when one is sent, and per endpoint keyed by the API key on authenticated
+// routes and by IP on public ones.
+func (s *server) limitChecks(r *http.Request, rt *route) []ratelimit.Check {
+	ip := s.clientIP(r).String()
+	key := r.Header.Get(s.hdr.APIKey)
+	endpoint := "unknown"
+	if rt != nil {
+		endpoint = rt.pattern
+	}
+	checks := []ratelimit.Check{{Rule: ruleIP, Bucket: ip, Limit: s.cfg.RateLimits.PerIP}}
+	if key != "" {
+		checks = append(checks, ratelimit.Check{Rule: ruleKey, Bucket: key, Limit: s.cfg.RateLimits.PerKey})
+	}
+	caller := "ip:" + ip
+	if key != "" && (rt == nil || rt.auth != authPublic) {
+		caller = "key:" + key
+	}
+	return append(checks, ratelimit.Check{Rule: ruleEndpoint, Bucket: endpoint + " " + caller, Limit: s.cfg.RateLimits.PerEndpoint})
+}
+
+// clientIP is the peer address, or, when the peer is a trusted proxy, the
+// rightmost X-Forwarded-For entry that is not itself a trusted proxy.
+func (s *server) clientIP(r *http.Request) netip.Addr {
+	peer, err := netip.ParseAddrPort(r.RemoteAddr)
+	var addr netip.Addr
+	if err == nil {
+		addr = peer.Addr().Unmap()
+	} else if a, err := netip.ParseAddr(r.RemoteAddr); err == nil {
+		addr = a.Unmap()
+	}
+	if !s.trusted(addr) {
+		return addr
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break // a garbled entry: trust nothing left of it
+		}
+		addr = a.Unmap()
+		if !s.trusted(addr) {
+			return addr
+		}
+	}
+	return addr
+}
+
+func (s *server) trusted(a netip.Addr) bool {
+	if !a.IsValid() {
+		return false
+	}
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *server) logRequest(r *http.Request, ri *reqInfo, status int, d time.Duration) {
+	attrs := []slog.Attr{
+		slog.String("trace", ri.trace),
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.Int("status", status),
+		slog.Duration("duration", d),
+		slog.String("ip", s.clientIP(r).String()),
+	}
+	if ri.merchant != "" {
+		attrs = append(attrs, slog.String("merchant", ri.merchant))
+	}
+	level := slog.LevelInfo
+	if ri.err != nil {
+		code := cashier.ErrorCode(ri.err)
+		attrs = append(attrs, slog.String("code", string(code)), slog.String("error", ri.err.Error()))
+		if code == cashier.EInternal {
+			level = slog.LevelError
+		}
+	}
+	s.log.LogAttrs(r.Context(), level, "request", attrs...)
+}
+
+// newTrace returns a random version-4 UUID, the provider's trace format.
+func newTrace() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

@@ -1,0 +1,128 @@
+// Package ratelimit counts requests in fixed one-minute windows aligned to
+// the minute, so every client sees the same reset instant (a Unix-seconds
+// minute boundary) and the X-RateLimit-Reset header is easy to reason about.
+//
+// Counters live in process memory: limits are per service instance. Memory
+// is bounded: all counters belong to the current window and are dropped when
+// the minute turns, and at most MaxKeys distinct keys are tracked within one
+// window; keys beyond that share one overflow counter per rule.
+package ratelimit
+
+import (
+	"sync"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// Window is the length of a rate-limit window.
+const Window = time.Minute
+
+// DefaultMaxKeys bounds the number of counters held in one window.
+const DefaultMaxKeys = 100_000
+
+// Check is one limit that applies to a request: a rule name ("key", "ip",
+// "endpoint"), the bucket within the rule (an API key, an IP address, ...)
+// and the number of requests the bucket may make per window. A Limit of zero
+// or less disables the check.
+type Check struct {
+	Rule   string
+	Bucket string
+	Limit  int
+}
+
+// Result is the outcome of Allow for the most constraining applicable check:
+// the one that refused the request, or else the one with the fewest
+// requests remaining.
+type Result struct {
+	Allowed   bool
+	Rule      string
+	Limit     int
+	Remaining int
+	Reset     time.Time // end of the current window
+}
+
+// RetryAfter is how long a refused client should wait, rounded up to whole
+// seconds and at least one.
+func (r Result) RetryAfter(now time.Time) time.Duration {
+	secs := (r.Reset.Sub(now) + time.Second - 1) / time.Second
+	return max(secs, 1) * time.Second
+}
+
+// Limiter counts requests. It is safe for concurrent use.
+type Limiter struct {
+	clock   cashier.Clock
+	maxKeys int
+
+	mu     sync.Mutex
+	window time.Time // start of the window the counters belong to
+	counts map[counterKey]int
+}
+
+type counterKey struct{ rule, bucket string }
+
+// overflowBucket is where keys beyond MaxKeys are counted together.
+const overflowBucket = "\x00overflow"
+
+// New returns a Limiter reading time from clock and tracking at most maxKeys
+// counters per window (DefaultMaxKeys when maxKeys <= 0).
+func New(clock cashier.Clock, maxKeys int) *Limiter {
+	if maxKeys <= 0 {
+		maxKeys = DefaultMaxKeys
+	}
+	return &Limiter{clock: clock, maxKeys: maxKeys, counts: map[counterKey]int{}}
+}
+
+// Allow counts one request against every check, all or nothing: when any
+// check is exhausted, no counter moves, so a refused request consumes
+// nothing. With no enabled check the result is allowed with Limit 0.
+func (l *Limiter) Allow(checks ...Check) Result {
+	now := l.clock.Now()
+	start := now.Truncate(Window)
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !start.Equal(l.window) {
+		// A new window (or a clock set backwards): old counters are dead.
+		l.window = start
+		clear(l.counts)
+	}
+	reset := start.Add(Window)
+
+	keys := make([]counterKey, len(checks))
+	best := Result{Allowed: true, Reset: reset, Remaining: -1}
+	for i, c := range checks {
+		if c.Limit <= 0 {
+			continue
+		}
+		k := counterKey{c.Rule, c.Bucket}
+		if _, ok := l.counts[k]; !ok && len(l.counts) >= l.maxKeys {
+			k.bucket = overflowBucket
+		}
+		keys[i] = k
+		used := l.counts[k]
+		if used >= c.Limit {
+			return Result{Allowed: false, Rule: c.Rule, Limit: c.Limit, Remaining: 0, Reset: reset}
+		}
+		remaining := c.Limit - used - 1
+		if best.Remaining < 0 || remaining < best.Remaining {
+			best = Result{Allowed: true, Rule: c.Rule, Limit: c.Limit, Remaining: remaining, Reset: reset}
+		}
+	}
+	for i, c := range checks {
+		if c.Limit > 0 {
+			l.counts[keys[i]]++
+		}
+	}
+	if best.Remaining < 0 {
+		best.Remaining = 0
+	}
+	return best
+}
+
+// Len is the number of counters held, for tests and metrics.
+func (l *Limiter) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.counts)
+}

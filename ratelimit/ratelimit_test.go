@@ -1,0 +1,90 @@
+package ratelimit
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+var t0 = time.Date(2026, 11, 23, 8, 0, 10, 0, time.UTC)
+
+func TestAllowCountsUntilLimitThenResetsAtMinute(t *testing.T) {
+	clock := cashier.NewManualClock(t0)
+	l := New(clock, 0)
+	check := Check{Rule: "endpoint", Bucket: "k1", Limit: 3}
+	for i := 0; i < 3; i++ {
+		r := l.Allow(check)
+		if !r.Allowed || r.Remaining != 2-i || r.Limit != 3 {
+			t.Fatalf("request %d: %+v", i, r)
+		}
+		if want := time.Date(2026, 11, 23, 8, 1, 0, 0, time.UTC); !r.Reset.Equal(want) {
+			t.Fatalf("reset %v, want %v", r.Reset, want)
+		}
+	}
+	r := l.Allow(check)
+	if r.Allowed || r.Remaining != 0 || r.Rule != "endpoint" {
+		t.Fatalf("4th request allowed: %+v", r)
+	}
+	if got := r.RetryAfter(clock.Now()); got != 50*time.Second {
+		t.Fatalf("retry after %v, want 50s", got)
+	}
+	clock.Advance(49*time.Second + 999*time.Millisecond)
+	if l.Allow(check).Allowed {
+		t.Fatal("allowed before the minute boundary")
+	}
+	clock.Advance(time.Millisecond)
+	if r := l.Allow(check); !r.Allowed || r.Remaining != 2 {
+		t.Fatalf("after reset: %+v", r)
+	}
+}
+
+func TestRefusedRequestConsumesNothing(t *testing.T) {
+	l := New(cashier.NewManualClock(t0), 0)
+	tight := Check{Rule: "endpoint", Bucket: "k", Limit: 1}
+	wide := Check{Rule: "key", Bucket: "k", Limit: 10}
+	if r := l.Allow(tight, wide); !r.Allowed || r.Rule != "endpoint" || r.Remaining != 0 {
+		t.Fatalf("first: %+v", r)
+	}
+	for i := 0; i < 5; i++ {
+		if r := l.Allow(tight, wide); r.Allowed || r.Rule != "endpoint" {
+			t.Fatalf("refused request %d: %+v", i, r)
+		}
+	}
+	// Only the one allowed request was counted against the wide rule.
+	if r := l.Allow(wide); !r.Allowed || r.Remaining != 8 {
+		t.Fatalf("wide rule after refusals: %+v", r)
+	}
+}
+
+func TestMostConstrainingCheckIsReported(t *testing.T) {
+	l := New(cashier.NewManualClock(t0), 0)
+	r := l.Allow(Check{"key", "a", 1000}, Check{"ip", "1.2.3.4", 2000}, Check{"endpoint", "a", 100})
+	if r.Rule != "endpoint" || r.Limit != 100 || r.Remaining != 99 {
+		t.Fatalf("%+v", r)
+	}
+	if r := l.Allow(Check{"off", "x", 0}); !r.Allowed || r.Limit != 0 {
+		t.Fatalf("disabled check: %+v", r)
+	}
+}
+
+func TestMemoryIsBounded(t *testing.T) {
+	clock := cashier.NewManualClock(t0)
+	l := New(clock, 10)
+	for i := 0; i < 1000; i++ {
+		l.Allow(Check{Rule: "ip", Bucket: fmt.Sprint(i), Limit: 5000})
+	}
+	if n := l.Len(); n > 11 {
+		t.Fatalf("%d counters held, want at most 11", n)
+	}
+	// Keys beyond the bound share the overflow counter: 990 requests on it.
+	if r := l.Allow(Check{Rule: "ip", Bucket: "new", Limit: 5000}); r.Remaining != 5000-991 {
+		t.Fatalf("overflow remaining %d", r.Remaining)
+	}
+	clock.Advance(time.Minute)
+	l.Allow(Check{Rule: "ip", Bucket: "x", Limit: 1})
+	if n := l.Len(); n != 1 {
+		t.Fatalf("%d counters after the window turned, want 1", n)
+	}
+}
