@@ -48,7 +48,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
 	case "sandbox":
-		return sandbox(ctx, rest, getenv, stdout, stderr)
+		return sandboxCmd(ctx, rest, getenv, stdout, stderr)
 	case "merchant create":
 		return merchantCreate(ctx, rest, getenv, stdout, stderr)
 	case "cashier create":

@@ -1,0 +1,224 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/contracts/bindings"
+	"github.com/stablecashier/cashier/devchain"
+	"github.com/stablecashier/cashier/tron"
+	"github.com/stablecashier/cashier/tron/tronnode"
+)
+
+// chain is what the sandbox needs of a dev chain to set it up: deploy code,
+// send calls as a key, read, and give native coin for fees.
+type chain interface {
+	deploy(ctx context.Context, from *ecdsa.PrivateKey, code []byte, name string) (common.Address, error)
+	exec(ctx context.Context, from *ecdsa.PrivateKey, to common.Address, data []byte) error
+	call(ctx context.Context, to common.Address, data []byte) ([]byte, error)
+	fund(ctx context.Context, to common.Address) error
+	// settle makes queued effects visible (TRON stand-in: produce a block).
+	settle(ctx context.Context) error
+}
+
+// evmChain sets up a go-ethereum dev chain through its JSON-RPC.
+type evmChain struct{ c *devchain.Chain }
+
+func (e evmChain) deploy(ctx context.Context, from *ecdsa.PrivateKey, code []byte, _ string) (common.Address, error) {
+	return e.c.Deploy(ctx, from, code)
+}
+
+func (e evmChain) exec(ctx context.Context, from *ecdsa.PrivateKey, to common.Address, data []byte) error {
+	_, err := e.c.Transact(ctx, from, &to, nil, data, 0)
+	return err
+}
+
+func (e evmChain) call(ctx context.Context, to common.Address, data []byte) ([]byte, error) {
+	return e.c.Client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+}
+
+// fund gives 100 ether for gas.
+func (e evmChain) fund(ctx context.Context, to common.Address) error {
+	return e.c.Fund(ctx, to, new(big.Int).Mul(big.NewInt(100), big.NewInt(params.Ether)))
+}
+
+func (e evmChain) settle(context.Context) error { return nil }
+
+// tronChain sets up the TRON stand-in through its Go API (fee-free system
+// transactions, the way a genesis would be prepared).
+type tronChain struct{ n *tronnode.Node }
+
+func tronAddr(k *ecdsa.PrivateKey) tron.Address {
+	return tron.AddressFromEVM(crypto.PubkeyToAddress(k.PublicKey))
+}
+
+func (t tronChain) deploy(_ context.Context, from *ecdsa.PrivateKey, code []byte, name string) (common.Address, error) {
+	a, err := t.n.Deploy(tronAddr(from), code, name)
+	return a.EVM(), err
+}
+
+func (t tronChain) exec(_ context.Context, from *ecdsa.PrivateKey, to common.Address, data []byte) error {
+	_, err := t.n.Exec(tronAddr(from), tron.AddressFromEVM(to), data)
+	return err
+}
+
+func (t tronChain) call(_ context.Context, to common.Address, data []byte) ([]byte, error) {
+	return t.n.Call(tron.Address{}, tron.AddressFromEVM(to), data)
+}
+
+// fund gives 10,000 TRX for energy and bandwidth.
+func (t tronChain) fund(_ context.Context, to common.Address) error {
+	return t.n.Fund(tron.AddressFromEVM(to), 10_000_000_000)
+}
+
+func (t tronChain) settle(context.Context) error {
+	_, err := t.n.ProduceBlock()
+	return err
+}
+
+// Demo balances, in whole tokens.
+const (
+	customerTokens  = 1_000_000
+	contractTokens  = 100_000
+	allowanceTokens = 100_000
+)
+
+func tokens(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1_000_000)) }
+
+// tokenKinds picks, per network, test tokens that behave like the real
+// ones there: Ethereum USDT returns nothing from transfer, TRON USDT
+// returns false on success, the others return true.
+func tokenKinds(c cashier.Chain) map[string]func() []byte {
+	standard := func(name, symbol string) func() []byte {
+		return func() []byte {
+			b := bindings.NewTestUSDC()
+			return append(common.FromHex(bindings.TestUSDCMetaData.Bin), b.PackConstructor(name, symbol)...)
+		}
+	}
+	usdt := standard("Tether USD", "USDT")
+	switch c {
+	case cashier.ChainETH:
+		usdt = func() []byte {
+			return append(common.FromHex(bindings.TestUSDTMetaData.Bin), bindings.NewTestUSDT().PackConstructor("Tether USD", "USDT")...)
+		}
+	case cashier.ChainTRON:
+		usdt = func() []byte {
+			return append(common.FromHex(bindings.TestTronUSDTMetaData.Bin), bindings.NewTestTronUSDT().PackConstructor("Tether USD", "USDT")...)
+		}
+	}
+	return map[string]func() []byte{"USDT": usdt, "USDC": standard("USD Coin", "USDC")}
+}
+
+// setup deploys the tokens, the demo merchant's payout contract and deposit
+// factory on one chain, and funds the demo wallets and the contract.
+func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, wallets map[string]*Wallet) (*Network, error) {
+	owner := roles["owner"].MustKey()
+	addr := func(w *Wallet) common.Address { return common.HexToAddress(w.EVMAddress) }
+	for _, w := range []*Wallet{roles["owner"], roles["executor"], roles["sweeper"], wallets["customer"], wallets["allowance"]} {
+		if err := ch.fund(ctx, addr(w)); err != nil {
+			return nil, fmt.Errorf("fund %s: %w", w.EVMAddress, err)
+		}
+	}
+	if err := ch.settle(ctx); err != nil {
+		return nil, err
+	}
+	n := &Network{Tokens: map[string]string{}, Create2Prefix: fmt.Sprintf("0x%02x", prefix)}
+
+	payoutCode := append(common.FromHex(bindings.CashierPayoutMetaData.Bin), bindings.NewCashierPayout().PackConstructor(
+		addr(roles["owner"]), addr(roles["executor"]), addr(roles["signer"]), addr(roles["fee"]))...)
+	payout, err := ch.deploy(ctx, owner, payoutCode, "CashierPayout")
+	if err != nil {
+		return nil, fmt.Errorf("deploy payout contract: %w", err)
+	}
+	factoryABI := bindings.NewDepositFactory()
+	factoryCode := append(common.FromHex(bindings.DepositFactoryMetaData.Bin), factoryABI.PackConstructor(
+		addr(roles["owner"]), addr(roles["sweeper"]), payout, [1]byte{prefix})...)
+	factory, err := ch.deploy(ctx, owner, factoryCode, "DepositFactory")
+	if err != nil {
+		return nil, fmt.Errorf("deploy deposit factory: %w", err)
+	}
+	out, err := ch.call(ctx, factory, factoryABI.PackImplementation())
+	if err != nil {
+		return nil, fmt.Errorf("read deposit implementation: %w", err)
+	}
+	impl, err := factoryABI.UnpackImplementation(out)
+	if err != nil {
+		return nil, err
+	}
+
+	token := bindings.NewTestUSDC() // every test token shares this ABI
+	maxUint := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	for symbol, code := range tokenKinds(c) {
+		t, err := ch.deploy(ctx, owner, code(), symbol)
+		if err != nil {
+			return nil, fmt.Errorf("deploy %s: %w", symbol, err)
+		}
+		steps := []struct {
+			from *ecdsa.PrivateKey
+			data []byte
+		}{
+			{owner, token.PackMint(addr(wallets["customer"]), tokens(customerTokens))},
+			{owner, token.PackMint(payout, tokens(contractTokens))},
+			{owner, token.PackMint(addr(wallets["allowance"]), tokens(allowanceTokens))},
+			{wallets["allowance"].MustKey(), token.PackApprove(payout, maxUint)},
+		}
+		for _, s := range steps {
+			if err := ch.exec(ctx, s.from, t, s.data); err != nil {
+				return nil, fmt.Errorf("set up %s: %w", symbol, err)
+			}
+		}
+		n.Tokens[symbol] = format(c, t)
+	}
+	if err := ch.settle(ctx); err != nil {
+		return nil, err
+	}
+	// Check the outcome through a read, since the TRON stand-in's system
+	// calls report their result only in the block.
+	for symbol, t := range n.Tokens {
+		ta, err := parse(c, t)
+		if err != nil {
+			return nil, err
+		}
+		out, err := ch.call(ctx, ta, token.PackBalanceOf(payout))
+		if err != nil {
+			return nil, err
+		}
+		bal, err := token.UnpackBalanceOf(out)
+		if err != nil {
+			return nil, err
+		}
+		if bal.Cmp(tokens(contractTokens)) != 0 {
+			return nil, fmt.Errorf("%s: payout contract holds %s base units after setup", symbol, bal)
+		}
+	}
+	n.PayoutContract, n.DepositFactory, n.DepositImplementation = format(c, payout), format(c, factory), format(c, impl)
+	return n, nil
+}
+
+// format writes a 20-byte address in c's text form.
+func format(c cashier.Chain, a common.Address) string {
+	if c == cashier.ChainTRON {
+		return tron.AddressFromEVM(a).String()
+	}
+	return a.Hex()
+}
+
+// parse reads an address in c's text form.
+func parse(c cashier.Chain, s string) (common.Address, error) {
+	if c == cashier.ChainTRON {
+		a, err := tron.ParseAddress(s)
+		return a.EVM(), err
+	}
+	if !common.IsHexAddress(s) {
+		return common.Address{}, fmt.Errorf("%q is not an address", s)
+	}
+	return common.HexToAddress(s), nil
+}

@@ -1,0 +1,307 @@
+// Package sandbox runs the whole service on one machine for development
+// and demos: SQLite, two go-ethereum dev chains standing in for Ethereum and
+// Arbitrum, the TRON stand-in node, test tokens that behave like the real
+// USDT and USDC of each network, the payout and deposit contracts, funded
+// demo wallets and a demo merchant. Everything is kept in one data
+// directory, so a restart with the same directory resumes where it stopped.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/app"
+	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/devchain"
+	"github.com/stablecashier/cashier/tron/tronnode"
+)
+
+// Default ports of the dev chains: the customary local ports of an
+// Ethereum node and of a TRON full node's HTTP API, and one beside them
+// for Arbitrum.
+var DefaultPorts = map[cashier.Chain]int{cashier.ChainETH: 8545, cashier.ChainARB: 8547, cashier.ChainTRON: 8090}
+
+// Options configures a sandbox.
+type Options struct {
+	// Config is the service configuration; Data and Addr say where.
+	// Mode is forced to sandbox.
+	Config config.Config
+	// FreePorts lets the dev chains and the service take any free port on
+	// first start instead of the defaults (tests run several sandboxes).
+	FreePorts bool
+	// BlockPeriod of the EVM dev chains; 0 mines as soon as a transaction
+	// arrives.
+	BlockPeriod time.Duration
+	// TRONBlockInterval of the TRON stand-in; default 1 s.
+	TRONBlockInterval time.Duration
+	// Stderr receives the service's logs.
+	Stderr io.Writer
+}
+
+// Sandbox is a running sandbox.
+type Sandbox struct {
+	Info    *Info
+	Service *app.Service
+	ETH     *devchain.Chain
+	ARB     *devchain.Chain
+	TRON    *tronnode.Node
+
+	listener net.Listener
+	tronSrv  *http.Server
+	closers  []func() error
+}
+
+// Start brings the sandbox up: it starts the chains, deploys and funds on
+// first start (or finds the deployments of DATA/sandbox.json), provisions
+// the demo merchant and assembles the service, ready for Serve.
+func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
+	cfg := opts.Config
+	cfg.Mode = "sandbox"
+	if cfg.Data == "" {
+		return nil, errors.New("sandbox: no data directory")
+	}
+	if opts.TRONBlockInterval <= 0 {
+		opts.TRONBlockInterval = time.Second
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
+		return nil, err
+	}
+	sb := &Sandbox{}
+	defer func() {
+		if err != nil {
+			sb.Close()
+		}
+	}()
+	infoPath := filepath.Join(cfg.Data, InfoFile)
+	prev, err := ReadInfo(infoPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		prev = nil
+	case err != nil:
+		return nil, err
+	}
+	port := func(c cashier.Chain) int {
+		if prev != nil && prev.Networks[string(c)] != nil {
+			return prev.Networks[string(c)].Port
+		}
+		if opts.FreePorts {
+			return 0
+		}
+		return DefaultPorts[c]
+	}
+
+	// The chains.
+	if sb.ETH, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDETH, Port: port(cashier.ChainETH),
+		DataDir: filepath.Join(cfg.Data, "chains", "eth"), Period: opts.BlockPeriod}); err != nil {
+		return nil, fmt.Errorf("sandbox: Ethereum dev chain: %w", err)
+	}
+	sb.closers = append(sb.closers, sb.ETH.Close)
+	if sb.ARB, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDARB, Port: port(cashier.ChainARB),
+		DataDir: filepath.Join(cfg.Data, "chains", "arb"), Period: opts.BlockPeriod}); err != nil {
+		return nil, fmt.Errorf("sandbox: Arbitrum dev chain: %w", err)
+	}
+	sb.closers = append(sb.closers, sb.ARB.Close)
+	if sb.TRON, err = tronnode.Open(tronnode.Options{Dir: filepath.Join(cfg.Data, "chains", "tron"), BlockInterval: opts.TRONBlockInterval}); err != nil {
+		return nil, fmt.Errorf("sandbox: TRON stand-in: %w", err)
+	}
+	sb.closers = append(sb.closers, sb.TRON.Close)
+	tronLn, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port(cashier.ChainTRON)))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: TRON stand-in: %w", err)
+	}
+	sb.tronSrv = &http.Server{Handler: sb.TRON.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go sb.tronSrv.Serve(tronLn)
+	sb.closers = append(sb.closers, sb.tronSrv.Close)
+	tronURL := "http://" + tronLn.Addr().String()
+
+	// Deployments: made once, then found again in sandbox.json.
+	info := prev
+	if info == nil {
+		if info, err = deployAll(ctx, sb); err != nil {
+			return nil, err
+		}
+	}
+	info.Networks["ETH"].RPCURL, info.Networks["ETH"].Port = sb.ETH.URL, portOf(sb.ETH.URL)
+	info.Networks["ARB"].RPCURL, info.Networks["ARB"].Port = sb.ARB.URL, portOf(sb.ARB.URL)
+	info.Networks["TRON"].RPCURL, info.Networks["TRON"].Port = tronURL, portOf(tronURL)
+
+	// The service.
+	// Like the chains, the service keeps the address of its first start so
+	// the URLs in sandbox.json stay valid.
+	addr := cfg.Addr
+	switch {
+	case prev != nil && prev.BaseURL != "":
+		addr = strings.TrimPrefix(prev.BaseURL, "http://")
+	case opts.FreePorts:
+		addr = "127.0.0.1:0"
+	}
+	if sb.listener, err = net.Listen("tcp", addr); err != nil {
+		return nil, fmt.Errorf("sandbox: service: %w", err)
+	}
+	sb.closers = append(sb.closers, func() error { sb.listener.Close(); return nil })
+	info.BaseURL = "http://" + sb.listener.Addr().String()
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = info.BaseURL
+	}
+	cfg.ETHRPC, cfg.ARBRPC, cfg.TRONAPI = sb.ETH.URL, sb.ARB.URL, tronURL
+	reg, err := Registry(info)
+	if err != nil {
+		return nil, err
+	}
+	if sb.Service, err = app.New(ctx, cfg, app.Options{Registry: reg}, opts.Stderr); err != nil {
+		return nil, err
+	}
+	sb.closers = append(sb.closers, sb.Service.Close)
+	if info.MerchantID == "" {
+		if err := provision(ctx, sb.Service.Store, info); err != nil {
+			return nil, err
+		}
+	}
+	if err := info.write(infoPath); err != nil {
+		return nil, err
+	}
+	sb.Info = info
+	return sb, nil
+}
+
+// Serve runs the service until ctx ends.
+func (sb *Sandbox) Serve(ctx context.Context) error {
+	return sb.Service.Serve(ctx, sb.listener)
+}
+
+// Close stops everything, newest first.
+func (sb *Sandbox) Close() error {
+	var errs []error
+	for i := len(sb.closers) - 1; i >= 0; i-- {
+		if err := sb.closers[i](); err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+	}
+	sb.closers = nil
+	return errors.Join(errs...)
+}
+
+func portOf(u string) int {
+	_, p, err := net.SplitHostPort(strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://"))
+	if err != nil {
+		return 0
+	}
+	var n int
+	fmt.Sscanf(p, "%d", &n)
+	return n
+}
+
+// deployAll generates the keys and sets up every chain.
+func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
+	info := &Info{ContractIDs: map[string]string{}, Networks: map[string]*Network{},
+		Wallets: map[string]*Wallet{}, Roles: map[string]*Wallet{}}
+	for _, name := range []string{"owner", "executor", "signer", "sweeper", "fee"} {
+		w, err := NewWallet()
+		if err != nil {
+			return nil, err
+		}
+		info.Roles[name] = w
+	}
+	for _, name := range []string{"customer", "allowance"} {
+		w, err := NewWallet()
+		if err != nil {
+			return nil, err
+		}
+		info.Wallets[name] = w
+	}
+	for _, c := range []struct {
+		chain  cashier.Chain
+		ch     chain
+		id     uint64
+		prefix byte
+	}{
+		{cashier.ChainETH, evmChain{sb.ETH}, devchain.ChainIDETH, 0xff},
+		{cashier.ChainARB, evmChain{sb.ARB}, devchain.ChainIDARB, 0xff},
+		{cashier.ChainTRON, tronChain{sb.TRON}, tronnode.ChainID, tronnode.Create2Prefix},
+	} {
+		n, err := setup(ctx, c.ch, c.chain, c.prefix, info.Roles, info.Wallets)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: set up %s: %w", c.chain, err)
+		}
+		n.ChainID = c.id
+		info.Networks[string(c.chain)] = n
+	}
+	return info, nil
+}
+
+// Registry is the built-in registry pointed at the sandbox's chains and
+// test tokens.
+func Registry(info *Info) (*cashier.Registry, error) {
+	reg := config.DefaultRegistry()
+	ov := config.Override{}
+	one := 1
+	for _, c := range cashier.Chains {
+		n := info.Networks[string(c)]
+		if n == nil {
+			return nil, fmt.Errorf("sandbox: %s missing from %s", c, InfoFile)
+		}
+		name := map[cashier.Chain]string{cashier.ChainETH: "Ethereum (sandbox)", cashier.ChainARB: "Arbitrum (sandbox)", cashier.ChainTRON: "TRON (sandbox)"}[c]
+		rpc, prefix := n.RPCURL, n.Create2Prefix
+		no := config.NetworkOverride{ChainID: string(c), NetworkName: &name, RPCURL: &rpc, Confirmations: &one, Create2Prefix: &prefix}
+		if c.IsEVM() {
+			id := int64(n.ChainID)
+			no.EVMChainID = &id
+		}
+		ov.Networks = append(ov.Networks, no)
+		for sym, addr := range n.Tokens {
+			a := addr
+			ov.Tokens = append(ov.Tokens, config.TokenOverride{ChainID: string(c), Symbol: sym, ContractAddress: &a})
+		}
+	}
+	if err := config.Apply(reg, ov); err != nil {
+		return nil, err
+	}
+	return reg, nil
+}
+
+// provision creates the demo merchant, its cashier and a payout contract
+// with deposit factory on every network.
+func provision(ctx context.Context, st cashier.Store, info *Info) error {
+	clock := cashier.SystemClock{}
+	m, err := app.NewMerchant("Sandbox Merchant", clock)
+	if err != nil {
+		return err
+	}
+	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateMerchant(ctx, m) }); err != nil {
+		return err
+	}
+	c, err := app.NewCashier(ctx, st, m.ID, "Sandbox Cashier", "", clock)
+	if err != nil {
+		return err
+	}
+	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCashier(ctx, c) }); err != nil {
+		return err
+	}
+	for _, ch := range cashier.Chains {
+		n := info.Networks[string(ch)]
+		k, err := app.NewContract(ctx, st, app.ContractSpec{MerchantID: m.ID, Chain: string(ch), Address: n.PayoutContract,
+			DepositFactory: n.DepositFactory, DepositImplementation: n.DepositImplementation}, clock)
+		if err != nil {
+			return err
+		}
+		if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateContract(ctx, k) }); err != nil {
+			return err
+		}
+		info.ContractIDs[string(ch)] = k.ID
+	}
+	info.MerchantID, info.APIKey, info.SecretKey, info.WebhookKey, info.CashierID = m.ID, m.APIKey, m.SecretKey, m.WebhookKey, c.ID
+	return nil
+}
