@@ -164,9 +164,9 @@ func signV2(secret string, params map[string]string, ms string) string {
 }
 
 type api struct {
-	t                     *testing.T
+	t                    *testing.T
 	base, apiKey, secret string
-	now                   func() time.Time
+	now                  func() time.Time
 }
 
 type resp struct {
