@@ -1,0 +1,147 @@
+package devchain
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+)
+
+func start(t *testing.T, opts Options) *Chain {
+	t.Helper()
+	c, err := Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestStartFundAndRoundTrip(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	begin := time.Now()
+	c := start(t, Options{ChainID: ChainIDARB})
+	t.Logf("started in %v at %s", time.Since(begin), c.URL)
+
+	id, err := c.Client.ChainID(ctx)
+	if err != nil || id.Uint64() != ChainIDARB {
+		t.Fatalf("chain id = %v, %v; want %d", id, err, ChainIDARB)
+	}
+	key, _ := crypto.GenerateKey()
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	const n = 20
+	begin = time.Now()
+	for i := 0; i < n; i++ {
+		if err := c.Fund(ctx, addr, big.NewInt(params.Ether/1000)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%v per funded transaction round trip", time.Since(begin)/n)
+	bal, err := c.Client.BalanceAt(ctx, addr, nil)
+	if err != nil || bal.Int64() != n*params.Ether/1000 {
+		t.Fatalf("balance = %v, %v; want %d", bal, err, int64(n*params.Ether/1000))
+	}
+	// The funded key can spend at once.
+	back := c.FaucetAddress()
+	if _, err := c.Transact(ctx, key, &back, big.NewInt(1), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRulesAreOsaka(t *testing.T) {
+	cfg := ChainConfig(ChainIDETH)
+	if !cfg.IsOsaka(big.NewInt(1), 1) {
+		t.Fatal("dev chain is not on Osaka")
+	}
+	if cfg.BogotaTime != nil || cfg.AmsterdamTime != nil {
+		t.Fatal("dev chain enables a fork after Osaka")
+	}
+}
+
+func TestPrefundedAlloc(t *testing.T) {
+	ctx := context.Background()
+	addr := common.HexToAddress("0x00000000000000000000000000000000000c0ffe")
+	c := start(t, Options{Alloc: map[common.Address]*big.Int{addr: big.NewInt(12345)}})
+	bal, err := c.Client.BalanceAt(ctx, addr, nil)
+	if err != nil || bal.Int64() != 12345 {
+		t.Fatalf("balance = %v, %v", bal, err)
+	}
+}
+
+func TestDataDirSurvivesRestart(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	opts := Options{ChainID: ChainIDETH, DataDir: dir}
+	c, err := Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := common.HexToAddress("0x000000000000000000000000000000000000beef")
+	if err := c.Fund(ctx, addr, big.NewInt(777)); err != nil {
+		t.Fatal(err)
+	}
+	head, err := c.Client.BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	c = start(t, opts)
+	bal, err := c.Client.BalanceAt(ctx, addr, nil)
+	if err != nil || bal.Int64() != 777 {
+		t.Fatalf("balance after restart = %v, %v; want 777", bal, err)
+	}
+	again, err := c.Client.BlockNumber(ctx)
+	if err != nil || again != head {
+		t.Fatalf("head after restart = %d, %v; want %d", again, err, head)
+	}
+	// The faucet's nonce continues, so it can still send.
+	if err := c.Fund(ctx, addr, big.NewInt(1)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestForkReorgsCanonicalChain(t *testing.T) {
+	ctx := context.Background()
+	c := start(t, Options{})
+	parent := c.Commit()
+	old := c.Commit()
+	oldBlock, err := c.Client.HeaderByHash(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Fork(parent); err != nil {
+		t.Fatal(err)
+	}
+	// An empty block at another timestamp differs from the old one; the
+	// second makes the new branch the longer one.
+	if err := c.AdjustTime(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	c.Commit()
+	now, err := c.Client.HeaderByNumber(ctx, oldBlock.Number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.Hash() == old {
+		t.Fatal("old block is still canonical after the fork")
+	}
+}
+
+func TestPeriodProducesBlocks(t *testing.T) {
+	ctx := context.Background()
+	c := start(t, Options{Period: 50 * time.Millisecond})
+	time.Sleep(300 * time.Millisecond)
+	n, err := c.Client.BlockNumber(ctx)
+	if err != nil || n < 2 {
+		t.Fatalf("head = %d, %v; want blocks from the period", n, err)
+	}
+}
