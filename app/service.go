@@ -86,6 +86,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Timeout:      cfg.WebhookTimeout,
 		Schedule:     schedule,
 		Workers:      cfg.WebhookWorkers,
+		Lease:        cfg.WebhookLease,
 	}, s.Store, s.Store, s.Clock, s.Logger.With("component", "webhook"))
 	if err != nil {
 		return nil, err

@@ -37,6 +37,7 @@ type Config struct {
 	WebhookTimeout  time.Duration
 	WebhookSchedule string
 	WebhookWorkers  int
+	WebhookLease    time.Duration
 
 	ETHRPC      string
 	ARBRPC      string
@@ -70,6 +71,7 @@ func Default() Config {
 		WebhookTimeout:  10 * time.Second,
 		WebhookSchedule: "1m,5m,30m,2h,24h",
 		WebhookWorkers:  16,
+		WebhookLease:    2 * time.Minute,
 	}
 }
 
@@ -118,6 +120,9 @@ func (c *Config) Validate() error {
 	}
 	if c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
 		return fmt.Errorf("webhook workers and timeout must be positive")
+	}
+	if c.WebhookLease < 2*c.WebhookTimeout {
+		return fmt.Errorf("webhook lease must be at least twice the webhook timeout, or a slow delivery could be sent twice")
 	}
 	if c.RateKey < 1 || c.RateIP < 1 || c.RateEndpoint < 1 {
 		return fmt.Errorf("rate limits must be positive")
@@ -181,6 +186,7 @@ func (c *Config) fields() []field {
 		{"CASHIER_WEBHOOK_TIMEOUT", "webhook-timeout", "time a webhook receiver has to answer", dur(&c.WebhookTimeout)},
 		{"CASHIER_WEBHOOK_SCHEDULE", "webhook-schedule", "webhook retry times after the first attempt, comma-separated", str(&c.WebhookSchedule)},
 		{"CASHIER_WEBHOOK_WORKERS", "webhook-workers", "concurrent webhook deliveries", num(&c.WebhookWorkers)},
+		{"CASHIER_WEBHOOK_LEASE", "webhook-lease", "how long an instance holds a claimed webhook before another may take it over", dur(&c.WebhookLease)},
 		{"CASHIER_ETH_RPC", "eth-rpc", "comma-separated Ethereum JSON-RPC URLs", str(&c.ETHRPC)},
 		{"CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)},
 		{"CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)},

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier/client"
+)
+
+// TestWebhookSurvivesKill kills the service with SIGKILL while it is
+// delivering a webhook (the receiver holds the request open), starts it
+// again on the same data directory, and requires the event to arrive with
+// the same id and the same bytes: a crash loses nothing.
+func TestWebhookSurvivesKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary twice")
+	}
+	data := t.TempDir()
+
+	var mu sync.Mutex
+	var bodies []string
+	var ids []string
+	hang := true
+	arrived := make(chan struct{}, 10)
+	hookSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, string(b))
+		ids = append(ids, r.Header.Get("Service-Event-Id"))
+		h := hang
+		mu.Unlock()
+		arrived <- struct{}{}
+		if h {
+			<-r.Context().Done() // hold the delivery open until the client goes away
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hookSrv.Serve(ln)
+	defer hookSrv.Close()
+
+	m := cli(t, "merchant", "create", "--data", data, "--name", "Crash Shop")
+	c := cli(t, "cashier", "create", "--data", data, "--merchant", m["merchantId"], "--webhook-url", "http://"+ln.Addr().String()+"/hook")
+	// Deposit addresses are computed off chain, so no node is needed here.
+	cli(t, "contract", "create", "--data", data, "--merchant", m["merchantId"], "--chain", "ETH",
+		"--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+		"--deposit-factory", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+		"--deposit-implementation", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+
+	env := []string{"CASHIER_MODE=sandbox", "CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s"}
+	serve := func() (*proc, string) {
+		p := start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")
+		var base string
+		waitFor(t, "serve", 30*time.Second, func() bool {
+			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
+			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
+			base = s
+			return ok
+		})
+		return p, base
+	}
+	first, base := serve()
+	sdk := client.New(base, m["apiKey"], m["secretKey"])
+	if _, err := sdk.CreateCollection(context.Background(), client.CollectionRequest{CashierID: c["cashierId"], OrderNo: "K-1",
+		Amount: "10.00", Symbol: "USDT", ChainID: "ETH", CustNo: "C-1"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-arrived:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the first delivery never arrived")
+	}
+	// Mid-delivery: kill -9, no chance to record anything.
+	first.cmd.Process.Signal(syscall.SIGKILL)
+	<-first.done
+	first.done <- nil
+
+	mu.Lock()
+	hang = false
+	mu.Unlock()
+	second, _ := serve()
+	select {
+	case <-arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the event was lost: no delivery after the restart")
+	}
+	mu.Lock()
+	if len(ids) != 2 || ids[0] == "" || ids[0] != ids[1] || bodies[0] != bodies[1] {
+		t.Fatalf("redelivery differs: ids %q, bodies %q", ids, bodies)
+	}
+	mu.Unlock()
+	second.stop(t)
+
+	// The delivery log shows it delivered, with the interrupted attempt not
+	// counted against the merchant's retries.
+	out, err := exec.Command(binary, "webhook", "log", "--data", data, "--event", ids[0]).Output()
+	if err != nil || !strings.Contains(string(out), `"state":"delivered"`) {
+		t.Fatalf("webhook log: %v %s", err, out)
+	}
+	// No further delivery arrives.
+	select {
+	case <-arrived:
+		t.Fatal("delivered a third time")
+	case <-time.After(500 * time.Millisecond):
+	}
+}
