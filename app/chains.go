@@ -97,23 +97,18 @@ func (f Funds) ContractBalance(ctx context.Context, c cashier.Chain, token, cont
 	return cl.TokenBalance(ctx, token, contract)
 }
 
-// AllowanceAvailable implements orders.Funds: the smaller of the allowance
-// owner granted the contract and owner's balance (funding rule 2).
-func (f Funds) AllowanceAvailable(ctx context.Context, c cashier.Chain, token, owner, contract string) (*big.Int, error) {
+// WalletFunds implements orders.Funds: owner's balance and the allowance
+// owner granted the contract, read in real time (funding rule 2).
+func (f Funds) WalletFunds(ctx context.Context, c cashier.Chain, token, owner, contract string) (balance, allowance *big.Int, err error) {
 	cl, err := f.client(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	allow, err := cl.Allowance(ctx, token, owner, contract)
-	if err != nil {
-		return nil, err
+	if balance, err = cl.TokenBalance(ctx, token, owner); err != nil {
+		return nil, nil, err
 	}
-	bal, err := cl.TokenBalance(ctx, token, owner)
-	if err != nil {
-		return nil, err
+	if allowance, err = cl.Allowance(ctx, token, owner, contract); err != nil {
+		return nil, nil, err
 	}
-	if allow.Cmp(bal) < 0 {
-		return allow, nil
-	}
-	return bal, nil
+	return balance, allowance, nil
 }

@@ -93,19 +93,19 @@ func (testDeposits) DepositAddress(_ context.Context, _ *cashier.Merchant, c cas
 	return string(b), nil
 }
 
-// testFunds: every contract holds 1000.00 of each token; richWallet allows
-// 500.00; other wallets nothing.
+// testFunds: every contract and wallet holds 1000.00 of each token;
+// richWallet allows the contract 500.00, other wallets nothing.
 type testFunds struct{}
 
 func (testFunds) ContractBalance(ctx context.Context, c cashier.Chain, token, contract string) (*big.Int, error) {
 	return units("1000"), nil
 }
 
-func (testFunds) AllowanceAvailable(ctx context.Context, c cashier.Chain, token, owner, contract string) (*big.Int, error) {
+func (testFunds) WalletFunds(ctx context.Context, c cashier.Chain, token, owner, contract string) (*big.Int, *big.Int, error) {
 	if strings.EqualFold(owner, richWallet) {
-		return units("500"), nil
+		return units("1000"), units("500"), nil
 	}
-	return new(big.Int), nil
+	return units("1000"), new(big.Int), nil
 }
 
 type env struct {

@@ -30,8 +30,9 @@ type Deposits interface {
 type Funds interface {
 	// ContractBalance is the token balance held by a payout contract.
 	ContractBalance(ctx context.Context, c cashier.Chain, token, contract string) (*big.Int, error)
-	// Allowance is min(allowance from owner to contract, owner's balance).
-	AllowanceAvailable(ctx context.Context, c cashier.Chain, token, owner, contract string) (*big.Int, error)
+	// WalletFunds is owner's token balance and the allowance owner granted
+	// the contract; allowance mode can spend the smaller of the two.
+	WalletFunds(ctx context.Context, c cashier.Chain, token, owner, contract string) (balance, allowance *big.Int, err error)
 }
 
 // EventWriter builds the outbox events a status change causes; the webhook

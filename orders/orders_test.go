@@ -32,14 +32,10 @@ func (f *fixedFunds) ContractBalance(_ context.Context, _ cashier.Chain, _, cont
 	return new(big.Int).Set(orZero(f.balance[strings.ToLower(contract)])), nil
 }
 
-func (f *fixedFunds) AllowanceAvailable(_ context.Context, _ cashier.Chain, _, owner, _ string) (*big.Int, error) {
+func (f *fixedFunds) WalletFunds(_ context.Context, _ cashier.Chain, _, owner, _ string) (*big.Int, *big.Int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	a, b := orZero(f.allow[strings.ToLower(owner)]), orZero(f.balance[strings.ToLower(owner)])
-	if a.Cmp(b) < 0 {
-		return new(big.Int).Set(a), nil
-	}
-	return new(big.Int).Set(b), nil
+	return new(big.Int).Set(orZero(f.balance[strings.ToLower(owner)])), new(big.Int).Set(orZero(f.allow[strings.ToLower(owner)])), nil
 }
 
 func orZero(v *big.Int) *big.Int {
@@ -300,8 +296,12 @@ func TestPayoutFundingRules(t *testing.T) {
 	f.funds.balance[strings.ToLower(walletAddr)] = units("5")
 	al := orders.PayoutRequest{ContractID: "k_1", OrderNo: "A-1", Recipient: recipient, Amount: "10", Symbol: "USDT", PayoutType: 2, FromAddress: walletAddr}
 	_, err = f.svc.CreatePayout(ctx, f.m, al)
-	wantCode(t, err, cashier.EInsufficientAllow)
-	f.funds.balance[strings.ToLower(walletAddr)] = units("50")
+	wantCode(t, err, cashier.EInsufficientFunds) // the wallet's balance binds
+	f.funds.balance[strings.ToLower(walletAddr)] = units("500")
+	f.funds.allow[strings.ToLower(walletAddr)] = units("10.5")
+	_, err = f.svc.CreatePayout(ctx, f.m, al)
+	wantCode(t, err, cashier.EInsufficientAllow) // the allowance binds
+	f.funds.allow[strings.ToLower(walletAddr)] = units("100")
 	if _, err := f.svc.CreatePayout(ctx, f.m, al); err != nil {
 		t.Fatal(err)
 	}

@@ -228,17 +228,17 @@ func (s *Service) newPayout(m *cashier.Merchant, k *cashier.Contract, mode cashi
 // the same funds. refuse is told about each order that is not stored.
 func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders []*cashier.PayoutOrder, refuse func(int, error)) error {
 	// Each order's source: the contract (balance) or from (allowance).
-	available := map[string]*big.Int{}
+	available := map[string]source{}
 	for _, o := range orders {
 		key := sourceKey(o)
 		if _, ok := available[key]; ok {
 			continue
 		}
-		v, err := s.available(ctx, k, o)
+		src, err := s.source(ctx, k, o)
 		if err != nil {
 			return err
 		}
-		available[key] = v
+		available[key] = src
 	}
 	single := len(orders) == 1
 	return s.Store.Update(ctx, func(tx cashier.Tx) error {
@@ -253,9 +253,9 @@ func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders 
 				locked[key] = l
 			}
 			need := new(big.Int).Add(o.Amount, o.Fee)
-			free := new(big.Int).Sub(available[key], locked[key])
+			free := new(big.Int).Sub(available[key].amount, locked[key])
 			if free.Cmp(need) < 0 {
-				err := insufficient(o, free)
+				err := insufficient(o, free, available[key].short)
 				if single {
 					return err
 				}
@@ -285,18 +285,37 @@ func sourceKey(o *cashier.PayoutOrder) string {
 	return "balance/" + o.Symbol
 }
 
-func (s *Service) available(ctx context.Context, k *cashier.Contract, o *cashier.PayoutOrder) (*big.Int, error) {
+// source is what a funding source can spend before locks, and the error
+// code that names it when it falls short.
+type source struct {
+	amount *big.Int
+	short  cashier.Code
+}
+
+// source reads the chain for o's funding source: the contract's balance in
+// balance mode; in allowance mode the smaller of the wallet's balance and
+// its allowance to the contract, short of whichever binds (000307 balance,
+// 000308 allowance).
+func (s *Service) source(ctx context.Context, k *cashier.Contract, o *cashier.PayoutOrder) (source, error) {
 	if s.Funds == nil {
-		return nil, cashier.Errorf(cashier.EUnsupported, "payouts are not configured on %s", k.Chain)
+		return source{}, cashier.Errorf(cashier.EUnsupported, "payouts are not configured on %s", k.Chain)
 	}
 	token, err := s.Registry.LookupToken(k.Chain, o.Symbol)
 	if err != nil {
-		return nil, err
+		return source{}, err
 	}
 	if o.PayoutType == cashier.PayoutAllowance {
-		return s.Funds.AllowanceAvailable(ctx, k.Chain, token.ContractAddress, o.FromAddress, k.Address)
+		bal, allow, err := s.Funds.WalletFunds(ctx, k.Chain, token.ContractAddress, o.FromAddress, k.Address)
+		if err != nil {
+			return source{}, err
+		}
+		if bal.Cmp(allow) <= 0 {
+			return source{bal, cashier.EInsufficientFunds}, nil
+		}
+		return source{allow, cashier.EInsufficientAllow}, nil
 	}
-	return s.Funds.ContractBalance(ctx, k.Chain, token.ContractAddress, k.Address)
+	bal, err := s.Funds.ContractBalance(ctx, k.Chain, token.ContractAddress, k.Address)
+	return source{bal, cashier.EInsufficientContr}, err
 }
 
 // lockedAmount sums amount+fee of the orders that still draw on o's source:
@@ -324,16 +343,19 @@ func lockedAmount(ctx context.Context, r cashier.Reader, o *cashier.PayoutOrder)
 	return sum, nil
 }
 
-func insufficient(o *cashier.PayoutOrder, free *big.Int) error {
+func insufficient(o *cashier.PayoutOrder, free *big.Int, code cashier.Code) error {
 	if free.Sign() < 0 {
 		free = new(big.Int)
 	}
 	have := cashier.FormatAmount(free, o.Decimals)
 	need := cashier.FormatAmount(new(big.Int).Add(o.Amount, o.Fee), o.Decimals)
-	if o.PayoutType == cashier.PayoutAllowance {
-		return cashier.Errorf(cashier.EInsufficientAllow, "order %s needs %s %s (amount plus fee) but %s can supply only %s (allowance and balance)", o.OrderNo, need, o.Symbol, o.FromAddress, have)
+	switch code {
+	case cashier.EInsufficientFunds:
+		return cashier.Errorf(code, "order %s needs %s %s (amount plus fee) but wallet %s has only %s available", o.OrderNo, need, o.Symbol, o.FromAddress, have)
+	case cashier.EInsufficientAllow:
+		return cashier.Errorf(code, "order %s needs %s %s (amount plus fee) but wallet %s allows the contract only %s more", o.OrderNo, need, o.Symbol, o.FromAddress, have)
 	}
-	return cashier.Errorf(cashier.EInsufficientContr, "order %s needs %s %s (amount plus fee) but the contract has only %s available", o.OrderNo, need, o.Symbol, have)
+	return cashier.Errorf(code, "order %s needs %s %s (amount plus fee) but the contract has only %s available", o.OrderNo, need, o.Symbol, have)
 }
 
 // TransitionPayout moves a payout to next in one transaction with its event.
