@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/api"
 	"github.com/stablecashier/cashier/sign"
 )
 
@@ -89,16 +90,6 @@ type Error struct {
 
 func (e *Error) Error() string {
 	return fmt.Sprintf("cashier: %s (code %s, HTTP %d, trace %s)", e.Message, e.Code, e.HTTPStatus, e.Trace)
-}
-
-// envelope is the server's response shape.
-type envelope struct {
-	Code    string          `json:"code"`
-	Success bool            `json:"success"`
-	Msg     string          `json:"msg"`
-	Message string          `json:"message"`
-	Trace   string          `json:"trace"`
-	Data    json.RawMessage `json:"data"`
 }
 
 type auth int
@@ -194,7 +185,7 @@ func (c *Client) do(req *http.Request, out any) error {
 	if err != nil {
 		return err
 	}
-	var env envelope
+	var env api.RawEnvelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		return &Error{HTTPStatus: resp.StatusCode, Code: "", Message: fmt.Sprintf("response is not a cashier envelope: %.200s", body), Trace: resp.Header.Get("X-Request-Id")}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/api"
 	"github.com/stablecashier/cashier/sign"
 )
 
@@ -39,7 +40,7 @@ func TestRequestsAreSignedAsSent(t *testing.T) {
 	}
 	h := sign.HeaderNames("")
 	ts := got.Header.Get(h.RequestTime)
-	if got.URL.Path != PathCreateCollection || got.Header.Get(h.APIKey) != "pk" || ts != strconv.FormatInt(t0.UnixMilli(), 10) || got.Header.Get(h.RecvWindow) != "45000" {
+	if got.URL.Path != api.PathCreateCollection || got.Header.Get(h.APIKey) != "pk" || ts != strconv.FormatInt(t0.UnixMilli(), 10) || got.Header.Get(h.RecvWindow) != "45000" {
 		t.Fatalf("request %s %v", got.URL, got.Header)
 	}
 	p, err := sign.ParseJSONObject(body)
@@ -76,7 +77,7 @@ func TestRequestsAreSignedAsSent(t *testing.T) {
 
 func TestErrorsAreTyped(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == PathNetworks {
+		if r.URL.Path == api.PathNetworks {
 			w.WriteHeader(502)
 			io.WriteString(w, "<html>bad gateway</html>")
 			return

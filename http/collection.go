@@ -6,56 +6,19 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/api"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/qr"
 )
 
-// collectionCreated is the data of the create collection response.
-type collectionCreated struct {
-	OrderNo    string `json:"orderNo"`
-	PayURL     string `json:"payUrl"`
-	QRCode     string `json:"qrCode"`
-	ExpireTime int64  `json:"expireTime"`
-}
-
-// collectionDetail is the data of the collection detail response and an
-// entry of the list: the interface's fields plus what a merchant needs to
-// reconcile (custNo, orderId, payment link, deposit address, amount
-// received so far, expiry).
-type collectionDetail struct {
-	OrderNo        string `json:"orderNo"`
-	OrderID        string `json:"orderId"`
-	CashierID      string `json:"cashierId"`
-	CustNo         string `json:"custNo"`
-	Amount         string `json:"amount"`
-	PaidAmount     string `json:"paidAmount"`
-	Symbol         string `json:"symbol"`
-	ChainID        string `json:"chainId"`
-	Status         string `json:"status"`
-	TxID           string `json:"txId"`
-	DepositAddress string `json:"depositAddress"`
-	PayURL         string `json:"payUrl"`
-	ExpireTime     int64  `json:"expireTime"`
-	CreateTime     int64  `json:"createTime"`
-	UpdateTime     int64  `json:"updateTime"`
-}
-
-func (s *server) newCollectionDetail(r *http.Request, o *cashier.CollectionOrder) collectionDetail {
-	return collectionDetail{
+func (s *server) newCollectionDetail(r *http.Request, o *cashier.CollectionOrder) api.Collection {
+	return api.Collection{
 		OrderNo: o.OrderNo, OrderID: o.ID, CashierID: o.CashierID, CustNo: o.CustNo,
 		Amount: cashier.FormatAmount(o.Amount, o.Decimals), PaidAmount: cashier.FormatAmount(o.PaidAmount, o.Decimals),
 		Symbol: o.Symbol, ChainID: string(o.Chain), Status: string(o.Status), TxID: o.TxID,
 		DepositAddress: o.DepositAddress, PayURL: s.payURL(r, o),
 		ExpireTime: cashier.Millis(o.ExpireAt), CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
 	}
-}
-
-// collectionList is the data of the list response.
-type collectionList struct {
-	List     []collectionDetail `json:"list"`
-	Total    int                `json:"total"`
-	Page     int                `json:"page"`
-	PageSize int                `json:"pageSize"`
 }
 
 // payURL is the hosted payment page of o: the orders service's PayURL when
@@ -123,7 +86,7 @@ func (s *server) handleCreateCollection(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	s.ok(w, r, collectionCreated{OrderNo: o.OrderNo, PayURL: s.payURL(r, o), QRCode: code, ExpireTime: cashier.Millis(o.ExpireAt)})
+	s.ok(w, r, api.CollectionCreated{OrderNo: o.OrderNo, PayURL: s.payURL(r, o), QRCode: code, ExpireTime: cashier.Millis(o.ExpireAt)})
 	return nil
 }
 
@@ -176,7 +139,7 @@ func (s *server) handleCollectionList(w http.ResponseWriter, r *http.Request, c 
 	if err != nil {
 		return err
 	}
-	out := collectionList{List: make([]collectionDetail, len(list)), Total: total, Page: filter.Page, PageSize: filter.PageSize}
+	out := api.CollectionList{List: make([]api.Collection, len(list)), Total: total, Page: filter.Page, PageSize: filter.PageSize}
 	for i := range list {
 		out.List[i] = s.newCollectionDetail(r, &list[i])
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/api"
 )
 
 // family is a group of endpoints sharing one envelope and one family of
@@ -87,22 +88,10 @@ func lookup(err error) (wireError, cashier.Code) {
 	return w, code
 }
 
-// envelope is the one response shape: it carries both msg and message so
-// readers of the order-endpoint shape and of the configuration shape both
-// find their field.
-type envelope struct {
-	Code    string `json:"code"`
-	Success bool   `json:"success"`
-	Msg     string `json:"msg"`
-	Message string `json:"message"`
-	Trace   string `json:"trace"`
-	Data    any    `json:"data"`
-}
-
 // ok writes a success envelope around data.
 func (s *server) ok(w http.ResponseWriter, r *http.Request, data any) {
 	ri := info(r)
-	s.writeJSON(w, http.StatusOK, envelope{Code: ri.family.successCode(), Success: true, Msg: "success", Message: "success", Trace: ri.trace, Data: data})
+	s.writeJSON(w, http.StatusOK, api.Envelope{Code: ri.family.successCode(), Success: true, Msg: "success", Message: "success", Trace: ri.trace, Data: data})
 }
 
 // error writes err with the status of the error table.
@@ -128,9 +117,9 @@ func (s *server) errorStatus(w http.ResponseWriter, r *http.Request, err error, 
 		s.renderError(w, status, msg)
 		return
 	case familyConfig:
-		s.writeJSON(w, status, envelope{Code: we.config, Msg: msg, Message: msg, Trace: ri.trace})
+		s.writeJSON(w, status, api.Envelope{Code: we.config, Msg: msg, Message: msg, Trace: ri.trace})
 	default:
-		s.writeJSON(w, status, envelope{Code: we.order, Msg: msg, Message: msg, Trace: ri.trace})
+		s.writeJSON(w, status, api.Envelope{Code: we.order, Msg: msg, Message: msg, Trace: ri.trace})
 	}
 }
 

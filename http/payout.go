@@ -5,66 +5,18 @@ import (
 	"net/http"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/api"
 	"github.com/stablecashier/cashier/orders"
 )
 
-// payoutCreated is the data of the create payout response.
-type payoutCreated struct {
-	OrderNo    string `json:"orderNo"`
-	OrderID    string `json:"orderId"`
-	Status     string `json:"status"`
-	CreateTime int64  `json:"createTime"`
-}
-
-// payoutDetail is the data of the payout detail response. txId and
-// gasAmount are empty until the payout's transaction is confirmed.
-type payoutDetail struct {
-	OrderNo     string `json:"orderNo"`
-	OrderID     string `json:"orderId"`
-	ContractID  string `json:"contractId"`
-	ChainID     string `json:"chainId"`
-	Recipient   string `json:"recipient"`
-	Amount      string `json:"amount"`
-	Symbol      string `json:"symbol"`
-	PayoutType  int    `json:"payoutType"`
-	FromAddress string `json:"fromAddress"`
-	Remark      string `json:"remark"`
-	TxID        string `json:"txId"`
-	Status      string `json:"status"`
-	Fee         string `json:"fee"`
-	GasAmount   string `json:"gasAmount"`
-	CreateTime  int64  `json:"createTime"`
-	UpdateTime  int64  `json:"updateTime"`
-}
-
-func newPayoutDetail(o *cashier.PayoutOrder) payoutDetail {
-	return payoutDetail{
+func newPayoutDetail(o *cashier.PayoutOrder) api.Payout {
+	return api.Payout{
 		OrderNo: o.OrderNo, OrderID: o.ID, ContractID: o.ContractID, ChainID: string(o.Chain),
 		Recipient: o.Recipient, Amount: cashier.FormatAmount(o.Amount, o.Decimals), Symbol: o.Symbol,
 		PayoutType: int(o.PayoutType), FromAddress: o.FromAddress, Remark: o.Remark, TxID: o.TxID,
 		Status: string(o.Status), Fee: cashier.FormatAmount(o.Fee, o.Decimals), GasAmount: o.GasAmount,
 		CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
 	}
-}
-
-// batchResult is the data of the batch payout response: each order
-// succeeds or fails on its own.
-type batchResult struct {
-	SuccessCount int          `json:"successCount"`
-	FailCount    int          `json:"failCount"`
-	Orders       []batchOrder `json:"orders"`
-}
-
-// batchOrder is one order's outcome, in request order. A refused order has
-// success false, an order-family error code and message, and empty orderId
-// and status.
-type batchOrder struct {
-	OrderNo string `json:"orderNo"`
-	OrderID string `json:"orderId"`
-	Status  string `json:"status"`
-	Success bool   `json:"success"`
-	Code    string `json:"code"`
-	Msg     string `json:"msg"`
 }
 
 // payoutType reads the optional payoutType field: absent means balance
@@ -105,7 +57,7 @@ func (s *server) handleCreatePayout(w http.ResponseWriter, r *http.Request, c *c
 	if err != nil {
 		return err
 	}
-	s.ok(w, r, payoutCreated{OrderNo: o.OrderNo, OrderID: o.ID, Status: string(o.Status), CreateTime: cashier.Millis(o.CreatedAt)})
+	s.ok(w, r, api.PayoutCreated{OrderNo: o.OrderNo, OrderID: o.ID, Status: string(o.Status), CreateTime: cashier.Millis(o.CreatedAt)})
 	return nil
 }
 
@@ -170,14 +122,14 @@ func (s *server) handleBatchPayout(w http.ResponseWriter, r *http.Request, c *ca
 	if err != nil {
 		return err
 	}
-	out := batchResult{SuccessCount: res.SuccessCount, FailCount: res.FailCount, Orders: make([]batchOrder, len(res.Orders))}
+	out := api.BatchResult{SuccessCount: res.SuccessCount, FailCount: res.FailCount, Orders: make([]api.BatchOrderResult, len(res.Orders))}
 	for i, it := range res.Orders {
 		if it.Err != nil {
 			we, _ := lookup(it.Err)
-			out.Orders[i] = batchOrder{OrderNo: it.OrderNo, Code: we.order, Msg: cashier.ErrorMessage(it.Err)}
+			out.Orders[i] = api.BatchOrderResult{OrderNo: it.OrderNo, Code: we.order, Msg: cashier.ErrorMessage(it.Err)}
 			continue
 		}
-		out.Orders[i] = batchOrder{OrderNo: it.OrderNo, OrderID: it.Order.ID, Status: string(it.Order.Status), Success: true, Code: "200", Msg: "success"}
+		out.Orders[i] = api.BatchOrderResult{OrderNo: it.OrderNo, OrderID: it.Order.ID, Status: string(it.Order.Status), Success: true, Code: "200", Msg: "success"}
 	}
 	s.ok(w, r, out)
 	return nil

@@ -3,6 +3,8 @@ package http
 import (
 	"net/http"
 	"strings"
+
+	"github.com/stablecashier/cashier/api"
 )
 
 // addRoutes registers every route of the server. Authentication per route:
@@ -11,19 +13,19 @@ import (
 // nothing.
 func (s *server) addRoutes() {
 	// Payout orders.
-	s.handle("POST /order/api/v2/payout/order", authSigned, s.handleCreatePayout)
-	s.handle("GET /order/api/v2/payout/detail", authSigned, s.handlePayoutDetail)
-	s.handle("POST /order/api/v2/payout/batch", authSigned, s.handleBatchPayout)
+	s.handle("POST "+api.PathCreatePayout, authSigned, s.handleCreatePayout)
+	s.handle("GET "+api.PathPayoutDetail, authSigned, s.handlePayoutDetail)
+	s.handle("POST "+api.PathBatchPayout, authSigned, s.handleBatchPayout)
 
 	// Collection orders.
-	s.handle("POST /order/api/v2/pay/order", authSigned, s.handleCreateCollection)
-	s.handle("GET /order/api/v2/payorder/detail", authSigned, s.handleCollectionDetail)
-	s.handle("GET /order/api/v2/payorder/list", authSigned, s.handleCollectionList)
+	s.handle("POST "+api.PathCreateCollection, authSigned, s.handleCreateCollection)
+	s.handle("GET "+api.PathCollectionDetail, authSigned, s.handleCollectionDetail)
+	s.handle("GET "+api.PathCollectionList, authSigned, s.handleCollectionList)
 
 	// Configuration.
-	s.handle("GET /admin/api/v2/pub/cashier/info", authKey, s.handleCashierInfo)
-	s.handle("GET /admin/api/v2/pub/coin/list", authPublic, s.handleCoinList)
-	s.handle("GET /admin/api/v2/pub/network/list", authPublic, s.handleNetworkList)
+	s.handle("GET "+api.PathCashierInfo, authKey, s.handleCashierInfo)
+	s.handle("GET "+api.PathCoins, authPublic, s.handleCoinList)
+	s.handle("GET "+api.PathNetworks, authPublic, s.handleNetworkList)
 
 	// Pages for customers.
 	s.handle("GET /pay/{orderId}", authPublic, s.handlePayPage)

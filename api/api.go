@@ -1,0 +1,242 @@
+// Package api holds the JSON shapes of the merchant API: the request and
+// response bodies of the nine endpoints, their paths and the envelope. The
+// server (package http) and the Go SDK (package client) both use these
+// types, so what one writes the other reads.
+package api
+
+import "encoding/json"
+
+// Envelope is the one response shape of every endpoint. It carries msg and
+// message both, so readers of the order-endpoint shape and of the
+// configuration-endpoint shape each find their field. Code is "200" (order
+// endpoints) or "0" (configuration endpoints) on success.
+type Envelope struct {
+	Code    string `json:"code"`
+	Success bool   `json:"success"`
+	Msg     string `json:"msg"`
+	Message string `json:"message"`
+	Trace   string `json:"trace"`
+	Data    any    `json:"data"`
+}
+
+// RawEnvelope is Envelope with Data left undecoded, for readers.
+type RawEnvelope struct {
+	Code    string          `json:"code"`
+	Success bool            `json:"success"`
+	Msg     string          `json:"msg"`
+	Message string          `json:"message"`
+	Trace   string          `json:"trace"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// PayoutRequest creates a payout. Amount is a decimal string ("100.00").
+// PayoutType 0 is left out of the request (the server's default, 1).
+type PayoutRequest struct {
+	ContractID  string `json:"contractId"`
+	OrderNo     string `json:"orderNo"`
+	Recipient   string `json:"recipient"`
+	Amount      string `json:"amount"`
+	Symbol      string `json:"symbol"`
+	PayoutType  int    `json:"payoutType,omitempty"`
+	FromAddress string `json:"fromAddress,omitempty"`
+	Remark      string `json:"remark,omitempty"`
+	ChainID     string `json:"chainId,omitempty"`
+}
+
+// PayoutCreated is the answer to CreatePayout.
+type PayoutCreated struct {
+	OrderNo    string `json:"orderNo"`
+	OrderID    string `json:"orderId"`
+	Status     string `json:"status"`
+	CreateTime int64  `json:"createTime"` // Unix milliseconds
+}
+
+// Payout is a payout order as the detail endpoint reports it.
+type Payout struct {
+	OrderNo     string `json:"orderNo"`
+	OrderID     string `json:"orderId"`
+	ContractID  string `json:"contractId"`
+	ChainID     string `json:"chainId"`
+	Recipient   string `json:"recipient"`
+	Amount      string `json:"amount"`
+	Symbol      string `json:"symbol"`
+	PayoutType  int    `json:"payoutType"`
+	FromAddress string `json:"fromAddress"`
+	Remark      string `json:"remark"`
+	TxID        string `json:"txId"`
+	Status      string `json:"status"`
+	Fee         string `json:"fee"`
+	GasAmount   string `json:"gasAmount"`
+	CreateTime  int64  `json:"createTime"`
+	UpdateTime  int64  `json:"updateTime"`
+}
+
+// BatchRequest creates several payouts from one contract. FromAddress is
+// the approving wallet of an allowance-mode (PayoutType 2) batch.
+type BatchRequest struct {
+	ContractID  string       `json:"contractId"`
+	PayoutType  int          `json:"payoutType,omitempty"`
+	FromAddress string       `json:"fromAddress,omitempty"`
+	Orders      []BatchOrder `json:"orders"`
+}
+
+// BatchOrder is one order of a batch.
+type BatchOrder struct {
+	OrderNo   string `json:"orderNo"`
+	Recipient string `json:"recipient"`
+	Amount    string `json:"amount"`
+	Symbol    string `json:"symbol"`
+	Remark    string `json:"remark,omitempty"`
+}
+
+// BatchResult reports each order of a batch on its own.
+type BatchResult struct {
+	SuccessCount int                `json:"successCount"`
+	FailCount    int                `json:"failCount"`
+	Orders       []BatchOrderResult `json:"orders"`
+}
+
+// BatchOrderResult is one order's outcome; Code and Msg say why a refused
+// order (Success false) was refused.
+type BatchOrderResult struct {
+	OrderNo string `json:"orderNo"`
+	OrderID string `json:"orderId"`
+	Status  string `json:"status"`
+	Success bool   `json:"success"`
+	Code    string `json:"code"`
+	Msg     string `json:"msg"`
+}
+
+// CollectionRequest creates a collection order. ChainID is TRON (default),
+// ETH or ARB; CustNo is the merchant's customer number, echoed in webhooks.
+type CollectionRequest struct {
+	CashierID   string `json:"cashierId"`
+	OrderNo     string `json:"orderNo"`
+	Amount      string `json:"amount"`
+	Symbol      string `json:"symbol"`
+	ChainID     string `json:"chainId,omitempty"`
+	RedirectURL string `json:"redirectUrl,omitempty"`
+	CustNo      string `json:"custNo,omitempty"`
+}
+
+// CollectionCreated is the answer to CreateCollection. QRCode is a
+// data:image/png;base64 URI.
+type CollectionCreated struct {
+	OrderNo    string `json:"orderNo"`
+	PayURL     string `json:"payUrl"`
+	QRCode     string `json:"qrCode"`
+	ExpireTime int64  `json:"expireTime"`
+}
+
+// Collection is a collection order as the detail and list endpoints report
+// it: the interface's fields plus what a merchant needs to reconcile (orderId,
+// custNo, the amount received so far, deposit address, payment link, expiry).
+type Collection struct {
+	OrderNo        string `json:"orderNo"`
+	OrderID        string `json:"orderId"`
+	CashierID      string `json:"cashierId"`
+	CustNo         string `json:"custNo"`
+	Amount         string `json:"amount"`
+	PaidAmount     string `json:"paidAmount"`
+	Symbol         string `json:"symbol"`
+	ChainID        string `json:"chainId"`
+	Status         string `json:"status"`
+	TxID           string `json:"txId"`
+	DepositAddress string `json:"depositAddress"`
+	PayURL         string `json:"payUrl"`
+	ExpireTime     int64  `json:"expireTime"`
+	CreateTime     int64  `json:"createTime"`
+	UpdateTime     int64  `json:"updateTime"`
+}
+
+// CollectionList is one page of collection orders.
+type CollectionList struct {
+	List     []Collection `json:"list"`
+	Total    int          `json:"total"`
+	Page     int          `json:"page"`
+	PageSize int          `json:"pageSize"`
+}
+
+// CashierInfo is a cashier's configuration.
+type CashierInfo struct {
+	CashierID         string           `json:"cashierId"`
+	MerchantID        string           `json:"merchantId"`
+	MerchantName      string           `json:"merchantName"`
+	SupportedNetworks []CashierNetwork `json:"supportedNetworks"`
+	SupportedCoins    []CashierCoin    `json:"supportedCoins"`
+	PaymentMethods    []PaymentMethod  `json:"paymentMethods"`
+	WebhookURL        string           `json:"webhookUrl"`
+	Status            string           `json:"status"` // active or inactive
+	CreatedAt         int64            `json:"createdAt"`
+}
+
+// CashierNetwork is a network a cashier accepts; Symbol is its native coin.
+type CashierNetwork struct {
+	ChainID     string `json:"chainId"`
+	NetworkName string `json:"networkName"`
+	Symbol      string `json:"symbol"`
+	Decimals    int    `json:"decimals"`
+}
+
+// CashierCoin is a token a cashier accepts, with its payment bounds.
+type CashierCoin struct {
+	Symbol          string `json:"symbol"`
+	Name            string `json:"name"`
+	ChainID         string `json:"chainId"`
+	ContractAddress string `json:"contractAddress"`
+	Decimals        int    `json:"decimals"`
+	MinAmount       string `json:"minAmount"`
+	MaxAmount       string `json:"maxAmount"`
+}
+
+// PaymentMethod is a way the hosted cashier lets a customer pay.
+type PaymentMethod struct {
+	Type    string `json:"type"` // wallet or scan
+	Name    string `json:"name"`
+	Enabled bool   `json:"enabled"`
+}
+
+// Coin is a token symbol and the networks it is supported on.
+type Coin struct {
+	Symbol   string        `json:"symbol"`
+	Name     string        `json:"name"`
+	Networks []CoinNetwork `json:"networks"`
+}
+
+// CoinNetwork is one token on one network.
+type CoinNetwork struct {
+	ChainID         string `json:"chainId"`
+	NetworkName     string `json:"networkName"`
+	ContractAddress string `json:"contractAddress"`
+	Decimals        int    `json:"decimals"`
+	MinAmount       string `json:"minAmount"`
+	MaxAmount       string `json:"maxAmount"`
+	WithdrawFee     string `json:"withdrawFee"`
+}
+
+// Network is a supported network; ChainID is 1, 42161 or TRON.
+type Network struct {
+	ChainID      string `json:"chainId"`
+	NetworkName  string `json:"networkName"`
+	ShortName    string `json:"shortName"`
+	Symbol       string `json:"symbol"`
+	Decimals     int    `json:"decimals"`
+	ExplorerURL  string `json:"explorerUrl"`
+	RPCURL       string `json:"rpcUrl"`
+	Status       string `json:"status"`
+	AvgBlockTime int    `json:"avgBlockTime"`
+	AvgGasFee    string `json:"avgGasFee"`
+}
+
+// Paths of the endpoints.
+const (
+	PathCreatePayout     = "/order/api/v2/payout/order"
+	PathPayoutDetail     = "/order/api/v2/payout/detail"
+	PathBatchPayout      = "/order/api/v2/payout/batch"
+	PathCreateCollection = "/order/api/v2/pay/order"
+	PathCollectionDetail = "/order/api/v2/payorder/detail"
+	PathCollectionList   = "/order/api/v2/payorder/list"
+	PathCashierInfo      = "/admin/api/v2/pub/cashier/info"
+	PathCoins            = "/admin/api/v2/pub/coin/list"
+	PathNetworks         = "/admin/api/v2/pub/network/list"
+)
