@@ -4,12 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/webhook"
 )
 
 // NewMerchant generates a merchant with fresh credentials from crypto/rand.
@@ -29,12 +29,13 @@ func NewMerchant(name string, clock cashier.Clock) (*cashier.Merchant, error) {
 	}, nil
 }
 
-// NewCashier checks the merchant and webhook URL and builds a cashier.
-func NewCashier(ctx context.Context, r cashier.Reader, merchantID, name, webhookURL string, clock cashier.Clock) (*cashier.Cashier, error) {
+// NewCashier checks the merchant and webhook URL (by the rules of the
+// mode: sandbox allows http and private addresses) and builds a cashier.
+func NewCashier(ctx context.Context, r cashier.Reader, merchantID, name, webhookURL string, sandbox bool, clock cashier.Clock) (*cashier.Cashier, error) {
 	if _, err := r.Merchant(ctx, merchantID); err != nil {
 		return nil, fmt.Errorf("merchant %s: %w", merchantID, err)
 	}
-	if err := CheckWebhookURL(webhookURL); err != nil {
+	if err := CheckWebhookURL(webhookURL, sandbox); err != nil {
 		return nil, err
 	}
 	if name == "" {
@@ -58,6 +59,7 @@ type ContractSpec struct {
 	WebhookURL            string // optional; default: the merchant's first cashier's
 	DepositFactory        string // optional deposit factory sweeping into this contract
 	DepositImplementation string // required with DepositFactory
+	Sandbox               bool   // the webhook URL follows the sandbox rules
 }
 
 // NewContract checks the merchant, network and addresses and builds a
@@ -81,7 +83,7 @@ func NewContract(ctx context.Context, r cashier.Reader, s ContractSpec, clock ca
 	if k.Address, err = address.Validate(chain, s.Address); err != nil {
 		return nil, fmt.Errorf("contract address: %w", err)
 	}
-	if err := CheckWebhookURL(s.WebhookURL); err != nil {
+	if err := CheckWebhookURL(s.WebhookURL, s.Sandbox); err != nil {
 		return nil, err
 	}
 	if (s.DepositFactory == "") != (s.DepositImplementation == "") {
@@ -98,18 +100,15 @@ func NewContract(ctx context.Context, r cashier.Reader, s ContractSpec, clock ca
 	return k, nil
 }
 
-// CheckWebhookURL accepts an empty URL (no webhooks) or an absolute http(s)
-// URL; whether http and private targets may be used is decided at delivery
-// time by the mode.
-func CheckWebhookURL(s string) error {
+// CheckWebhookURL accepts an empty URL (no webhooks) or a URL the webhook
+// sender may deliver to in the mode: https to a public host in production,
+// http and private hosts too in sandbox. Host names are checked again,
+// after DNS resolution, at every delivery.
+func CheckWebhookURL(s string, sandbox bool) error {
 	if s == "" {
 		return nil
 	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return fmt.Errorf("webhook URL %q must be an absolute http(s) URL", s)
-	}
-	return nil
+	return webhook.CheckURL(s, sandbox)
 }
 
 const tokenAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

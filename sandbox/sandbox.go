@@ -283,7 +283,7 @@ func provision(ctx context.Context, st cashier.Store, info *Info) error {
 	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateMerchant(ctx, m) }); err != nil {
 		return err
 	}
-	c, err := app.NewCashier(ctx, st, m.ID, "Sandbox Cashier", "", clock)
+	c, err := app.NewCashier(ctx, st, m.ID, "Sandbox Cashier", "", true, clock)
 	if err != nil {
 		return err
 	}

@@ -366,7 +366,11 @@ func TestBlackBox(t *testing.T) {
 	hookMu.Lock()
 	hookKey = m["webhookKey"]
 	hookMu.Unlock()
-	c := cli(t, "cashier", "create", "--data", data, "--merchant", m["merchantId"], "--webhook-url", "http://"+hookLn.Addr().String()+"/hook")
+	hookURL := "http://" + hookLn.Addr().String() + "/hook"
+	if out, err := exec.Command(binary, "cashier", "create", "--data", data, "--merchant", m["merchantId"], "--webhook-url", hookURL).CombinedOutput(); err == nil {
+		t.Fatalf("production mode accepted a plain-http loopback webhook URL: %s", out)
+	}
+	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", hookURL)
 	if c["cashierId"] == "" || c["merchantId"] != m["merchantId"] {
 		t.Fatalf("cashier create: %v", c)
 	}

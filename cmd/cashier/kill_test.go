@@ -53,7 +53,7 @@ func TestWebhookSurvivesKill(t *testing.T) {
 	defer hookSrv.Close()
 
 	m := cli(t, "merchant", "create", "--data", data, "--name", "Crash Shop")
-	c := cli(t, "cashier", "create", "--data", data, "--merchant", m["merchantId"], "--webhook-url", "http://"+ln.Addr().String()+"/hook")
+	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", "http://"+ln.Addr().String()+"/hook")
 	// Deposit addresses are computed off chain, so no node is needed here.
 	cli(t, "contract", "create", "--data", data, "--merchant", m["merchantId"], "--chain", "ETH",
 		"--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",

@@ -14,24 +14,25 @@ import (
 
 // provisionFlags parses the common configuration plus the command's own
 // flags, then opens the store.
-func provisionFlags(ctx context.Context, name string, args []string, getenv func(string) string, stderr io.Writer, own func(*flag.FlagSet)) (cashier.Store, error) {
+func provisionFlags(ctx context.Context, name string, args []string, getenv func(string) string, stderr io.Writer, own func(*flag.FlagSet)) (cashier.Store, config.Config, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	own(fs)
 	cfg := config.Default()
 	rest, err := cfg.Load(fs, args, getenv)
 	if err != nil {
-		return nil, err
+		return nil, cfg, err
 	}
 	if len(rest) > 0 {
-		return nil, fmt.Errorf("%s: unexpected arguments %q", name, rest)
+		return nil, cfg, fmt.Errorf("%s: unexpected arguments %q", name, rest)
 	}
-	return app.OpenStore(ctx, cfg)
+	st, err := app.OpenStore(ctx, cfg)
+	return st, cfg, err
 }
 
 func merchantCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var name string
-	st, err := provisionFlags(ctx, "merchant create", args, getenv, stderr, func(fs *flag.FlagSet) {
+	st, _, err := provisionFlags(ctx, "merchant create", args, getenv, stderr, func(fs *flag.FlagSet) {
 		fs.StringVar(&name, "name", "", "merchant name (required)")
 	})
 	if err != nil {
@@ -52,7 +53,7 @@ func merchantCreate(ctx context.Context, args []string, getenv func(string) stri
 
 func cashierCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var merchant, webhookURL, name string
-	st, err := provisionFlags(ctx, "cashier create", args, getenv, stderr, func(fs *flag.FlagSet) {
+	st, cfg, err := provisionFlags(ctx, "cashier create", args, getenv, stderr, func(fs *flag.FlagSet) {
 		fs.StringVar(&merchant, "merchant", "", "merchant id (required)")
 		fs.StringVar(&webhookURL, "webhook-url", "", "where the cashier's webhooks go")
 		fs.StringVar(&name, "name", "", "display name")
@@ -61,7 +62,7 @@ func cashierCreate(ctx context.Context, args []string, getenv func(string) strin
 		return err
 	}
 	defer st.Close()
-	c, err := app.NewCashier(ctx, st, merchant, name, webhookURL, cashier.SystemClock{})
+	c, err := app.NewCashier(ctx, st, merchant, name, webhookURL, cfg.Mode == "sandbox", cashier.SystemClock{})
 	if err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func cashierCreate(ctx context.Context, args []string, getenv func(string) strin
 
 func contractCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var spec app.ContractSpec
-	st, err := provisionFlags(ctx, "contract create", args, getenv, stderr, func(fs *flag.FlagSet) {
+	st, cfg, err := provisionFlags(ctx, "contract create", args, getenv, stderr, func(fs *flag.FlagSet) {
 		fs.StringVar(&spec.MerchantID, "merchant", "", "merchant id (required)")
 		fs.StringVar(&spec.Chain, "chain", "", "TRON, ETH or ARB (required)")
 		fs.StringVar(&spec.Address, "address", "", "deployed payout contract address (required)")
@@ -87,6 +88,7 @@ func contractCreate(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	defer st.Close()
+	spec.Sandbox = cfg.Mode == "sandbox"
 	k, err := app.NewContract(ctx, st, spec, cashier.SystemClock{})
 	if err != nil {
 		return err
