@@ -36,10 +36,10 @@ type Info struct {
 
 // Network is one dev chain and what is deployed on it.
 type Network struct {
-	RPCURL                string            `json:"rpcUrl"`     // JSON-RPC (EVM) or full-node HTTP API (TRON)
-	ChainID               uint64            `json:"chainId"`    // what the chain's CHAINID opcode returns
-	Port                  int               `json:"port"`       // kept so a restart listens where wallets expect
-	Tokens                map[string]string `json:"tokens"`     // symbol → token contract
+	RPCURL                string            `json:"rpcUrl"`  // JSON-RPC (EVM) or full-node HTTP API (TRON)
+	ChainID               uint64            `json:"chainId"` // what the chain's CHAINID opcode returns
+	Port                  int               `json:"port"`    // kept so a restart listens where wallets expect
+	Tokens                map[string]string `json:"tokens"`  // symbol → token contract
 	PayoutContract        string            `json:"payoutContract"`
 	DepositFactory        string            `json:"depositFactory"`
 	DepositImplementation string            `json:"depositImplementation"`

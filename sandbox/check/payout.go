@@ -1,0 +1,410 @@
+package check
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"math/big"
+	mrand "math/rand/v2"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/payoutcontract"
+	"github.com/stablecashier/cashier/sandbox"
+)
+
+// BatchSize is the number of recipients of the check's payout batches.
+const BatchSize = 100
+
+// batchFee is the totalFee of the check's batches: 0.50 tokens.
+var batchFee = big.NewInt(500_000)
+
+// tronEnergyLimit bounds the energy of a TRON payout batch. A transfer
+// costs some 30,000 energy; the default fee limit of the client (100 TRX)
+// buys too little for 100 of them at the stand-in's price.
+const tronEnergyLimit = 10_000_000
+
+// newBatch is a batch of count fresh random recipients paid 1.00 to 2.00
+// each, with a fresh nonce and the chain head's time.
+func (n *network) newBatch(ctx context.Context, symbol string, count int) (payoutcontract.Batch, error) {
+	tk, err := n.token(symbol)
+	if err != nil {
+		return payoutcontract.Batch{}, err
+	}
+	ta, err := n.addr(tk)
+	if err != nil {
+		return payoutcontract.Batch{}, err
+	}
+	head, err := n.read.Head(ctx)
+	if err != nil {
+		return payoutcontract.Batch{}, err
+	}
+	nonce := make([]byte, 16)
+	rand.Read(nonce)
+	b := payoutcontract.Batch{Token: ta, TotalFee: new(big.Int).Set(batchFee),
+		Nonce: new(big.Int).SetBytes(nonce), Timestamp: uint64(head.Time.Unix())}
+	for range count {
+		b.Recipients = append(b.Recipients, randomAddress())
+		b.Amounts = append(b.Amounts, big.NewInt(1_000_000+10_000*mrand.Int64N(101)))
+	}
+	return b, nil
+}
+
+func (n *network) domain() (payoutcontract.Domain, error) {
+	a, err := n.addr(n.info.PayoutContract)
+	return payoutcontract.Domain{ChainID: new(big.Int).SetUint64(n.info.ChainID), Contract: a}, err
+}
+
+// balanceCall is the payoutWithBalance call of b signed by signer.
+func (n *network) balanceCall(b payoutcontract.Batch, signer *sandbox.Wallet) (cashier.Call, error) {
+	p := payoutcontract.BalancePayout{Batch: b}
+	d, err := n.domain()
+	if err != nil {
+		return cashier.Call{}, err
+	}
+	sig, err := payoutcontract.Sign(p.Digest(d), signer.MustKey())
+	if err != nil {
+		return cashier.Call{}, err
+	}
+	data, err := p.CallData(sig)
+	return n.payoutCall(data), err
+}
+
+// allowanceCall is the payoutWithAllowance call of b from the wallet from,
+// signed by signer.
+func (n *network) allowanceCall(b payoutcontract.Batch, from, signer *sandbox.Wallet) (cashier.Call, error) {
+	p := payoutcontract.AllowancePayout{Batch: b, From: common.HexToAddress(from.EVMAddress)}
+	d, err := n.domain()
+	if err != nil {
+		return cashier.Call{}, err
+	}
+	sig, err := payoutcontract.Sign(p.Digest(d), signer.MustKey())
+	if err != nil {
+		return cashier.Call{}, err
+	}
+	data, err := p.CallData(sig)
+	return n.payoutCall(data), err
+}
+
+func (n *network) payoutCall(data []byte) cashier.Call {
+	c := cashier.Call{To: n.info.PayoutContract, Data: data}
+	if n.chain == cashier.ChainTRON {
+		c.GasLimit = tronEnergyLimit
+	}
+	return c
+}
+
+// balanceBatch pays 100 fresh recipients from the ETH payout contract's
+// balance, as the executor.
+func (r *run) balanceBatch(ctx context.Context) error {
+	n := r.nets[cashier.ChainETH]
+	b, err := n.newBatch(ctx, "USDT", BatchSize)
+	if err != nil {
+		return err
+	}
+	call, err := n.balanceCall(b, r.info.Roles["signer"])
+	if err != nil {
+		return err
+	}
+	if err := r.payBatch(ctx, n, b, payoutcontract.ModeBalance, n.info.PayoutContract, call); err != nil {
+		return err
+	}
+	r.lastBatch = call
+	return nil
+}
+
+// allowanceBatch pays 100 fresh recipients on TRON from the allowance
+// wallet, which approved the payout contract, as the executor.
+func (r *run) allowanceBatch(ctx context.Context) error {
+	n := r.nets[cashier.ChainTRON]
+	b, err := n.newBatch(ctx, "USDT", BatchSize)
+	if err != nil {
+		return err
+	}
+	from := r.info.Wallets["allowance"]
+	call, err := n.allowanceCall(b, from, r.info.Roles["signer"])
+	if err != nil {
+		return err
+	}
+	return r.payBatch(ctx, n, b, payoutcontract.ModeAllowance, n.walletAddr(from), call)
+}
+
+// payBatch sends call as the executor and checks its outcome: the receipt
+// succeeded, every recipient holds its amount, the fee address got
+// totalFee, the source paid the sum of both, and the events map nonce and
+// index to each recipient.
+func (r *run) payBatch(ctx context.Context, n *network, b payoutcontract.Batch, mode payoutcontract.Mode, source string, call cashier.Call) error {
+	tk := n.text(b.Token)
+	fee := n.walletAddr(r.info.Roles["fee"])
+	srcBefore, err := n.balance(ctx, tk, source)
+	if err != nil {
+		return err
+	}
+	feeBefore, err := n.balance(ctx, tk, fee)
+	if err != nil {
+		return err
+	}
+	executor := r.info.Roles["executor"]
+	rc, err := n.send(ctx, executor, call)
+	if err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	if !rc.Success {
+		return fmt.Errorf("batch %s failed on chain", rc.TxHash)
+	}
+	for i, to := range b.Recipients {
+		if err := n.expectBalance(ctx, tk, n.text(to), b.Amounts[i]); err != nil {
+			return fmt.Errorf("recipient %d: %w", i, err)
+		}
+		r.rec.Paid = append(r.rec.Paid, Holding{Chain: string(n.chain), Token: tk, Holder: n.text(to), Amount: b.Amounts[i].String()})
+	}
+	paid := new(big.Int).Add(b.Total(), b.TotalFee)
+	if err := n.expectBalance(ctx, tk, fee, new(big.Int).Add(feeBefore, b.TotalFee)); err != nil {
+		return fmt.Errorf("fee address: %w", err)
+	}
+	if err := n.expectBalance(ctx, tk, source, new(big.Int).Sub(srcBefore, paid)); err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+
+	ev, err := payoutcontract.DecodeLogs(rc.Logs)
+	if err != nil {
+		return fmt.Errorf("decode events: %w", err)
+	}
+	type key struct {
+		nonce string
+		index uint64
+	}
+	byKey := map[key]payoutcontract.TransferEvent{}
+	for _, t := range ev.Transfers {
+		if !sameAddress(t.Contract, n.info.PayoutContract) {
+			return fmt.Errorf("PayoutTransfer emitted by %s", t.Contract)
+		}
+		byKey[key{t.Nonce.String(), t.Index}] = t
+	}
+	if len(ev.Transfers) != len(b.Recipients) || len(byKey) != len(b.Recipients) {
+		return fmt.Errorf("%d PayoutTransfer events (%d distinct), want %d", len(ev.Transfers), len(byKey), len(b.Recipients))
+	}
+	for i, to := range b.Recipients {
+		t, ok := byKey[key{b.Nonce.String(), uint64(i)}]
+		if !ok {
+			return fmt.Errorf("no PayoutTransfer for nonce %s index %d", b.Nonce, i)
+		}
+		if t.Recipient != to || t.Amount.Cmp(b.Amounts[i]) != 0 {
+			return fmt.Errorf("PayoutTransfer %d: %s gets %s, want %s gets %s", i, t.Recipient, t.Amount, to, b.Amounts[i])
+		}
+	}
+	if len(ev.Batches) != 1 {
+		return fmt.Errorf("%d batch events, want 1", len(ev.Batches))
+	}
+	e := ev.Batches[0]
+	var from common.Address
+	if mode == payoutcontract.ModeAllowance {
+		from = common.HexToAddress(r.info.Wallets["allowance"].EVMAddress)
+	}
+	switch {
+	case e.Mode != mode || e.Token != b.Token || e.From != from:
+		return fmt.Errorf("batch event mode %d token %s from %s", e.Mode, e.Token, e.From)
+	case e.TotalAmount.Cmp(b.Total()) != 0 || e.TotalFee.Cmp(b.TotalFee) != 0 || e.RecipientCount != uint64(len(b.Recipients)):
+		return fmt.Errorf("batch event total %s fee %s count %d", e.TotalAmount, e.TotalFee, e.RecipientCount)
+	case e.Nonce.Cmp(b.Nonce) != 0 || e.Timestamp != b.Timestamp:
+		return fmt.Errorf("batch event nonce %s timestamp %d", e.Nonce, e.Timestamp)
+	case e.Operator != common.HexToAddress(executor.EVMAddress):
+		return fmt.Errorf("batch event operator %s, want the executor", e.Operator)
+	}
+	return nil
+}
+
+// replayedNonce sends the balance-mode batch again, unchanged: first as the
+// client would (it refuses in the pre-flight), then forced onto the chain
+// with a fixed gas limit, where the contract itself must refuse it.
+func (r *run) replayedNonce(ctx context.Context) error {
+	n := r.nets[cashier.ChainETH]
+	if r.lastBatch.Data == nil {
+		return errors.New("no balance-mode batch to replay")
+	}
+	watch, err := r.watch(ctx, n, "USDT", n.info.PayoutContract)
+	if err != nil {
+		return err
+	}
+	if err := r.refused(ctx, n, r.info.Roles["executor"], r.lastBatch, "NonceUsed", watch); err != nil {
+		return err
+	}
+	forced := r.lastBatch
+	forced.GasLimit = 8_000_000
+	rc, err := n.send(ctx, r.info.Roles["executor"], forced)
+	if err != nil {
+		return fmt.Errorf("forced replay: %w", err)
+	}
+	if rc.Success {
+		return fmt.Errorf("forced replay %s succeeded on chain", rc.TxHash)
+	}
+	return watch.unchanged(ctx)
+}
+
+// wrongSigner sends a batch signed by the customer's key.
+func (r *run) wrongSigner(ctx context.Context) error {
+	n := r.nets[cashier.ChainETH]
+	b, err := n.newBatch(ctx, "USDT", 3)
+	if err != nil {
+		return err
+	}
+	call, err := n.balanceCall(b, r.info.Wallets["customer"])
+	if err != nil {
+		return err
+	}
+	watch, err := r.watch(ctx, n, "USDT", n.info.PayoutContract)
+	if err != nil {
+		return err
+	}
+	return r.refused(ctx, n, r.info.Roles["executor"], call, "InvalidSignature", watch)
+}
+
+// notExecutor sends a correctly signed batch from the customer's account.
+func (r *run) notExecutor(ctx context.Context) error {
+	n := r.nets[cashier.ChainETH]
+	b, err := n.newBatch(ctx, "USDT", 3)
+	if err != nil {
+		return err
+	}
+	call, err := n.balanceCall(b, r.info.Roles["signer"])
+	if err != nil {
+		return err
+	}
+	watch, err := r.watch(ctx, n, "USDT", n.info.PayoutContract)
+	if err != nil {
+		return err
+	}
+	return r.refused(ctx, n, r.info.Wallets["customer"], call, "NotExecutor", watch)
+}
+
+// contractShort asks the ETH contract, in balance mode, for one base unit
+// more than it holds.
+func (r *run) contractShort(ctx context.Context) error {
+	n := r.nets[cashier.ChainETH]
+	watch, err := r.watch(ctx, n, "USDC", n.info.PayoutContract)
+	if err != nil {
+		return err
+	}
+	b, err := n.newBatch(ctx, "USDC", 1)
+	if err != nil {
+		return err
+	}
+	b.TotalFee = new(big.Int)
+	b.Amounts[0] = new(big.Int).Add(watch.before[0], big.NewInt(1))
+	call, err := n.balanceCall(b, r.info.Roles["signer"])
+	if err != nil {
+		return err
+	}
+	return r.refused(ctx, n, r.info.Roles["executor"], call, "InsufficientContractBalance", watch)
+}
+
+// walletShort asks, in allowance mode on TRON, for one base unit more than
+// the allowance wallet holds (its allowance is unlimited).
+func (r *run) walletShort(ctx context.Context) error {
+	n := r.nets[cashier.ChainTRON]
+	from := r.info.Wallets["allowance"]
+	watch, err := r.watch(ctx, n, "USDT", n.walletAddr(from))
+	if err != nil {
+		return err
+	}
+	b, err := n.newBatch(ctx, "USDT", 1)
+	if err != nil {
+		return err
+	}
+	b.TotalFee = new(big.Int)
+	b.Amounts[0] = new(big.Int).Add(watch.before[0], big.NewInt(1))
+	call, err := n.allowanceCall(b, from, r.info.Roles["signer"])
+	if err != nil {
+		return err
+	}
+	return r.refused(ctx, n, r.info.Roles["executor"], call, "InsufficientFromBalance", watch)
+}
+
+// refused sends call as from and requires the client to refuse it with the
+// payout contract's custom error want, and the watched balances to stay.
+func (r *run) refused(ctx context.Context, n *network, from *sandbox.Wallet, call cashier.Call, want string, watch *watched) error {
+	c, err := n.sender(from)
+	if err != nil {
+		return err
+	}
+	h, err := c.SendCall(ctx, call)
+	if err == nil {
+		rc, werr := n.wait(ctx, h)
+		if werr != nil {
+			return fmt.Errorf("sent as %s, want refused with %s: %w", h, want, werr)
+		}
+		return fmt.Errorf("sent as %s (success %v), want refused with %s before sending", h, rc.Success, want)
+	}
+	rev, ok := revertOf(err)
+	if !ok {
+		return fmt.Errorf("refused without decodable revert data (want %s): %v", want, err)
+	}
+	if rev.Name != want {
+		return fmt.Errorf("refused with %s %v, want %s", rev.Name, rev.Args, want)
+	}
+	return watch.unchanged(ctx)
+}
+
+// revertOf finds the revert data in an error of a chain client's SendCall:
+// the EVM client passes the node's JSON-RPC error with its data, the TRON
+// client writes the data of a custom error into its message.
+func revertOf(err error) (payoutcontract.Revert, bool) {
+	var de rpc.DataError
+	if errors.As(err, &de) {
+		if s, ok := de.ErrorData().(string); ok {
+			if b, err := hexutil.Decode(s); err == nil {
+				return payoutcontract.DecodeRevert(b)
+			}
+		}
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "data 0x"); i >= 0 {
+		h := msg[i+len("data 0x"):]
+		if j := strings.IndexFunc(h, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }); j >= 0 {
+			h = h[:j]
+		}
+		if b, err := hexutil.Decode("0x" + h); err == nil {
+			return payoutcontract.DecodeRevert(b)
+		}
+	}
+	return payoutcontract.Revert{}, false
+}
+
+// watched are token balances that a refused call must leave alone.
+type watched struct {
+	n       *network
+	token   string
+	holders []string
+	before  []*big.Int
+}
+
+// watch reads the balances of token held by holders and by the fee address.
+func (r *run) watch(ctx context.Context, n *network, symbol string, holders ...string) (*watched, error) {
+	tk, err := n.token(symbol)
+	if err != nil {
+		return nil, err
+	}
+	w := &watched{n: n, token: tk, holders: append(holders, n.walletAddr(r.info.Roles["fee"]))}
+	for _, h := range w.holders {
+		b, err := n.balance(ctx, tk, h)
+		if err != nil {
+			return nil, err
+		}
+		w.before = append(w.before, b)
+	}
+	return w, nil
+}
+
+func (w *watched) unchanged(ctx context.Context) error {
+	for i, h := range w.holders {
+		if err := w.n.expectBalance(ctx, w.token, h, w.before[i]); err != nil {
+			return fmt.Errorf("balance changed: %w", err)
+		}
+	}
+	return nil
+}
