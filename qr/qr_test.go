@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	qrcode "github.com/skip2/go-qrcode"
+
 	"github.com/stablecashier/cashier"
 )
 
@@ -67,5 +69,41 @@ func TestDataURIIsSquarePNG(t *testing.T) {
 	}
 	if dark == 0 {
 		t.Fatal("image has no dark modules")
+	}
+}
+
+// The PNG carries exactly the QR symbol: sampling the centre of every
+// module gives back the encoder's bitmap, with a white margin around it.
+func TestPNGModulesMatchSymbol(t *testing.T) {
+	const text = "ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed&uint256=25500000"
+	raw, err := PNG(text, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := qrcode.New(text, qrcode.Medium)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm := q.Bitmap()
+	n := len(bm)
+	scale := 300 / n
+	off := (300 - n*scale) / 2
+	for y := range bm {
+		for x := range bm[y] {
+			r, _, _, _ := img.At(off+x*scale+scale/2, off+y*scale+scale/2).RGBA()
+			if dark := r < 0x8000; dark != bm[y][x] {
+				t.Fatalf("module (%d,%d): dark=%v, want %v", x, y, dark, bm[y][x])
+			}
+		}
+	}
+	if r, _, _, _ := img.At(0, 0).RGBA(); r < 0x8000 {
+		t.Fatal("margin is not white")
+	}
+	if _, err := PNG(text, 10); err == nil {
+		t.Fatal("a 10-pixel image cannot hold the symbol")
 	}
 }
