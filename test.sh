@@ -24,5 +24,8 @@ fi
 echo "== go test"
 go test -count=1 ./...
 
+echo "== the sandbox, black box: build, start, check with real chains, restart, check again"
+bash scripts/sandbox-check.sh
+
 echo "== go test -race (packages with concurrency)"
 go test -count=1 -race ./sqlite/... ./webhook/... ./ratelimit/... ./http/... ./evm/... ./orders/...
