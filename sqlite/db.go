@@ -71,7 +71,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	write.SetConnMaxLifetime(0)
 	write.SetConnMaxIdleTime(0)
 
-	if err := migrate(ctx, write); err != nil {
+	if err := migrateRetrying(ctx, write, opts.BusyTimeout); err != nil {
 		write.Close()
 		return nil, err
 	}
@@ -93,6 +93,30 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	db := &DB{write: write, read: read, sealer: opts.Sealer}
 	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
 	return db, nil
+}
+
+// sqliteBusy is SQLITE_BUSY, the primary code of every "database is
+// locked" result (extended codes carry it in their low byte).
+const sqliteBusy = 5
+
+// migrateRetrying runs migrate, retrying while another process holds the
+// file's lock. SQLite does not call the busy handler for every lock a fresh
+// database needs (switching to WAL takes an exclusive lock and fails at
+// once when contended), so processes starting together on a new file would
+// otherwise fail instead of taking turns.
+func migrateRetrying(ctx context.Context, db *sql.DB, patience time.Duration) error {
+	deadline := time.Now().Add(patience)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		err := migrate(ctx, db)
+		if err == nil || sqliteCode(err)&0xff != sqliteBusy || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
 }
 
 // Close closes both connection pools, first letting SQLite refresh the
