@@ -37,7 +37,7 @@ start() {
 	"$work/cashier" sandbox --data "$data" --free-ports >"$stderr.out" 2>"$stderr" &
 	pid=$!
 	local deadline=$((SECONDS + READY_TIMEOUT))
-	until [[ -f "$data/sandbox.json" ]] && grep -q "sandbox ready" "$stderr"; do
+	until [[ -f "$data/sandbox.json" ]] && grep -qs "sandbox ready" "$stderr"; do
 		if ! kill -0 "$pid" 2>/dev/null; then
 			log "the sandbox exited before it was ready:"
 			cat "$stderr" >&2
