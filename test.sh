@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+for tool in npm chromium; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "the tests need $tool: apt-get install -y nodejs npm chromium"; exit 1
+  fi
+done
+
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './contracts/node_modules/*'))
 if [ -n "$unformatted" ]; then
@@ -14,12 +20,8 @@ echo "== go vet"
 go vet ./...
 
 echo "== contracts: recompile with the pinned solc and compare with the committed artifacts"
-if command -v npm >/dev/null 2>&1; then
-  (cd contracts && npm ci --no-audit --no-fund --silent)
-  bash contracts/check.sh
-else
-  echo "npm is required to check the compiled contracts (apt-get install -y nodejs npm)"; exit 1
-fi
+(cd contracts && npm ci --no-audit --no-fund --silent)
+bash contracts/check.sh
 
 echo "== go test"
 go test -count=1 ./...
@@ -28,4 +30,4 @@ echo "== the sandbox, black box: build, start, check with real chains, restart, 
 bash scripts/sandbox-check.sh
 
 echo "== go test -race (packages with concurrency)"
-go test -count=1 -race ./sqlite/... ./webhook/... ./ratelimit/... ./http/... ./evm/... ./orders/...
+go test -count=1 -race ./sqlite/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/...
