@@ -86,19 +86,32 @@ func (w *Wallet) MustKey() *ecdsa.PrivateKey {
 
 // ReadInfo loads a sandbox description.
 func ReadInfo(path string) (*Info, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var i Info
-	if err := json.Unmarshal(b, &i); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := ReadJSON(path, &i); err != nil {
+		return nil, err
 	}
 	return &i, nil
 }
 
-func (i *Info) write(path string) error {
-	b, err := json.MarshalIndent(i, "", "  ")
+func (i *Info) write(path string) error { return WriteJSON(path, i) }
+
+// ReadJSON decodes the JSON file at path into v.
+func ReadJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteJSON writes v as indented JSON to path, readable by the owner only
+// (the sandbox's files hold keys), through a rename so a crash never leaves
+// half a file.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,6 @@
 package check
 
-import (
-	"encoding/json"
-	"fmt"
-	"os"
-)
+import "github.com/stablecashier/cashier/sandbox"
 
 // RecordFile is where Run leaves, in the data directory, what Resumed
 // checks after a restart.
@@ -38,25 +34,11 @@ type Holding struct {
 
 // ReadRecord loads the record Run wrote.
 func ReadRecord(path string) (*Record, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var r Record
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := sandbox.ReadJSON(path, &r); err != nil {
+		return nil, err
 	}
 	return &r, nil
 }
 
-func (r *Record) write(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func (r *Record) write(path string) error { return sandbox.WriteJSON(path, r) }
