@@ -39,13 +39,10 @@ type Config struct {
 	WebhookWorkers  int
 	WebhookLease    time.Duration
 
-	ETHRPC      string
-	ARBRPC      string
-	TRONAPI     string
-	TRONAPIKey  string
-	ETHDeposit  string
-	ARBDeposit  string
-	TRONDeposit string
+	ETHRPC     string
+	ARBRPC     string
+	TRONAPI    string
+	TRONAPIKey string
 }
 
 // Default is the configuration before flags and environment.
@@ -88,7 +85,11 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 	}
 	for _, f := range fields {
 		if f.flag != "-" {
-			fs.Func(f.flag, f.usage+" ($"+f.env+")", f.set)
+			usage := f.usage + " ($" + f.env
+			if d := f.get(); d != "" {
+				usage += ", default " + d
+			}
+			fs.Func(f.flag, usage+")", f.set)
 		}
 	}
 	if err := fs.Parse(args); err != nil {
@@ -135,64 +136,71 @@ func (c *Config) Validate() error {
 
 type field struct {
 	env, flag, usage string
-	set              func(string) error
+	value
+}
+
+// value reads a setting from text and shows its current value (the
+// default, in help).
+type value struct {
+	set func(string) error
+	get func() string
 }
 
 // fields lists the settings with setters; kept explicit rather than
 // reflective so each conversion is visible.
 func (c *Config) fields() []field {
-	str := func(p *string) func(string) error { return func(v string) error { *p = v; return nil } }
-	dur := func(p *time.Duration) func(string) error {
-		return func(v string) error {
+	str := func(p *string) value {
+		return value{func(v string) error { *p = v; return nil }, func() string { return *p }}
+	}
+	dur := func(p *time.Duration) value {
+		return value{func(v string) error {
 			d, err := time.ParseDuration(v)
 			if err != nil {
 				return err
 			}
 			*p = d
 			return nil
-		}
+		}, func() string { return p.String() }}
 	}
-	num := func(p *int) func(string) error {
-		return func(v string) error {
+	num := func(p *int) value {
+		return value{func(v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil {
 				return err
 			}
 			*p = n
 			return nil
-		}
+		}, func() string { return strconv.Itoa(*p) }}
 	}
+	f := func(env, flag, usage string, v value) field { return field{env, flag, usage, v} }
 	return []field{
-		{"CASHIER_DATA", "data", "data directory (database, master key)", str(&c.Data)},
-		{"CASHIER_ADDR", "addr", "listen address HOST:PORT", str(&c.Addr)},
-		{"CASHIER_MODE", "mode", "production or sandbox (sandbox allows http and loopback webhook targets)", str(&c.Mode)},
-		{"CASHIER_PUBLIC_URL", "public-url", "external base URL for payment links (default http://ADDR)", str(&c.PublicURL)},
-		{"CASHIER_REGISTRY", "registry", "JSON file overriding the built-in networks and tokens", str(&c.Registry)},
-		{"CASHIER_MASTER_KEY", "-", "", str(&c.MasterKey)},
-		{"CASHIER_LOG_LEVEL", "log-level", "debug, info, warn or error", str(&c.LogLevel)},
-		{"CASHIER_HEADER_PREFIX", "header-prefix", "brand prefix of the API header names", str(&c.HeaderPrefix)},
-		{"CASHIER_SIGN_ENCODINGS", "sign-encodings", "accepted signature value encodings: raw, urlencoded or raw,urlencoded", str(&c.SignEncodings)},
-		{"CASHIER_SIGN_FIELD", "sign-field", "body field sign of collection create: match or ignore", str(&c.SignField)},
-		{"CASHIER_UNKNOWN_FIELDS", "unknown-fields", "unknown request fields: reject or ignore", str(&c.UnknownFields)},
-		{"CASHIER_ERROR_STATUS", "error-status", "HTTP status of errors: http or always200", str(&c.ErrorStatus)},
-		{"CASHIER_RECV_WINDOW", "recv-window", "default request validity window", dur(&c.RecvWindow)},
-		{"CASHIER_RECV_WINDOW_MAX", "recv-window-max", "largest validity window a client may ask for", dur(&c.RecvWindowMax)},
-		{"CASHIER_FUTURE_SKEW", "future-skew", "how far ahead of the server clock a request time may be", dur(&c.FutureSkew)},
-		{"CASHIER_RATE_PER_KEY", "rate-per-key", "requests per minute per API key", num(&c.RateKey)},
-		{"CASHIER_RATE_PER_IP", "rate-per-ip", "requests per minute per client IP", num(&c.RateIP)},
-		{"CASHIER_RATE_PER_ENDPOINT", "rate-per-endpoint", "requests per minute per endpoint and caller", num(&c.RateEndpoint)},
-		{"CASHIER_TRUSTED_PROXIES", "trusted-proxies", "comma-separated CIDRs whose X-Forwarded-For is believed", str(&c.TrustedProxies)},
-		{"CASHIER_COLLECTION_TTL", "collection-ttl", "lifetime of a collection order", dur(&c.CollectionTTL)},
-		{"CASHIER_WEBHOOK_TIMEOUT", "webhook-timeout", "time a webhook receiver has to answer", dur(&c.WebhookTimeout)},
-		{"CASHIER_WEBHOOK_SCHEDULE", "webhook-schedule", "webhook retry times after the first attempt, comma-separated", str(&c.WebhookSchedule)},
-		{"CASHIER_WEBHOOK_WORKERS", "webhook-workers", "concurrent webhook deliveries", num(&c.WebhookWorkers)},
-		{"CASHIER_WEBHOOK_LEASE", "webhook-lease", "how long an instance holds a claimed webhook before another may take it over", dur(&c.WebhookLease)},
-		{"CASHIER_ETH_RPC", "eth-rpc", "comma-separated Ethereum JSON-RPC URLs", str(&c.ETHRPC)},
-		{"CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)},
-		{"CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)},
-		{"CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)},
-		{"CASHIER_ETH_DEPOSIT_FACTORY", "eth-deposit-factory", "deposit factory contract on Ethereum", str(&c.ETHDeposit)},
-		{"CASHIER_ARB_DEPOSIT_FACTORY", "arb-deposit-factory", "deposit factory contract on Arbitrum", str(&c.ARBDeposit)},
-		{"CASHIER_TRON_DEPOSIT_FACTORY", "tron-deposit-factory", "deposit factory contract on TRON", str(&c.TRONDeposit)},
+		f("CASHIER_DATA", "data", "data directory (database, master key)", str(&c.Data)),
+		f("CASHIER_ADDR", "addr", "listen address HOST:PORT", str(&c.Addr)),
+		f("CASHIER_MODE", "mode", "production or sandbox (sandbox allows http and loopback webhook targets)", str(&c.Mode)),
+		f("CASHIER_PUBLIC_URL", "public-url", "external base URL for payment links (default http://ADDR)", str(&c.PublicURL)),
+		f("CASHIER_REGISTRY", "registry", "JSON file overriding the built-in networks and tokens", str(&c.Registry)),
+		f("CASHIER_MASTER_KEY", "-", "", str(&c.MasterKey)),
+		f("CASHIER_LOG_LEVEL", "log-level", "debug, info, warn or error", str(&c.LogLevel)),
+		f("CASHIER_HEADER_PREFIX", "header-prefix", "brand prefix of the API header names", str(&c.HeaderPrefix)),
+		f("CASHIER_SIGN_ENCODINGS", "sign-encodings", "accepted signature value encodings: raw, urlencoded or raw,urlencoded", str(&c.SignEncodings)),
+		f("CASHIER_SIGN_FIELD", "sign-field", "body field sign of collection create: match or ignore", str(&c.SignField)),
+		f("CASHIER_UNKNOWN_FIELDS", "unknown-fields", "unknown request fields: reject or ignore", str(&c.UnknownFields)),
+		f("CASHIER_ERROR_STATUS", "error-status", "HTTP status of errors: http or always200", str(&c.ErrorStatus)),
+		f("CASHIER_RECV_WINDOW", "recv-window", "default request validity window", dur(&c.RecvWindow)),
+		f("CASHIER_RECV_WINDOW_MAX", "recv-window-max", "largest validity window a client may ask for", dur(&c.RecvWindowMax)),
+		f("CASHIER_FUTURE_SKEW", "future-skew", "how far ahead of the server clock a request time may be", dur(&c.FutureSkew)),
+		f("CASHIER_RATE_PER_KEY", "rate-per-key", "requests per minute per API key", num(&c.RateKey)),
+		f("CASHIER_RATE_PER_IP", "rate-per-ip", "requests per minute per client IP", num(&c.RateIP)),
+		f("CASHIER_RATE_PER_ENDPOINT", "rate-per-endpoint", "requests per minute per endpoint and caller", num(&c.RateEndpoint)),
+		f("CASHIER_TRUSTED_PROXIES", "trusted-proxies", "comma-separated CIDRs whose X-Forwarded-For is believed", str(&c.TrustedProxies)),
+		f("CASHIER_COLLECTION_TTL", "collection-ttl", "lifetime of a collection order", dur(&c.CollectionTTL)),
+		f("CASHIER_WEBHOOK_TIMEOUT", "webhook-timeout", "time a webhook receiver has to answer", dur(&c.WebhookTimeout)),
+		f("CASHIER_WEBHOOK_SCHEDULE", "webhook-schedule", "webhook retry times after the first attempt, comma-separated", str(&c.WebhookSchedule)),
+		f("CASHIER_WEBHOOK_WORKERS", "webhook-workers", "concurrent webhook deliveries", num(&c.WebhookWorkers)),
+		f("CASHIER_WEBHOOK_LEASE", "webhook-lease", "how long an instance holds a claimed webhook before another may take it over", dur(&c.WebhookLease)),
+		f("CASHIER_ETH_RPC", "eth-rpc", "comma-separated Ethereum JSON-RPC URLs", str(&c.ETHRPC)),
+		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
+		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
+		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
 	}
 }
