@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+)
+
+// run is the whole program; these drive it in-process with their own
+// environment and output streams.
+func TestRunInProcess(t *testing.T) {
+	ctx := context.Background()
+	data := t.TempDir()
+	env := map[string]string{"CASHIER_DATA": data}
+	getenv := func(k string) string { return env[k] }
+	var out, errOut bytes.Buffer
+
+	if err := run(ctx, []string{"merchant", "create", "--name", "In Process"}, getenv, &out, &errOut); err != nil {
+		t.Fatalf("merchant create: %v\n%s", err, errOut.String())
+	}
+	var m map[string]string
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil || !strings.HasPrefix(m["apiKey"], "pk_") || !strings.HasPrefix(m["secretKey"], "sk_") ||
+		!strings.HasPrefix(m["webhookKey"], "whk_") || !strings.HasPrefix(m["merchantId"], "m_") {
+		t.Fatalf("merchant create printed %q (%v)", out.String(), err)
+	}
+
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{nil, "no command"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"merchant", "create"}, "merchant name"},
+		{[]string{"cashier", "create", "--merchant", "m_nobody"}, "m_nobody"},
+		{[]string{"contract", "create", "--merchant", m["merchantId"], "--chain", "BSC", "--address", "0x1"}, "BSC"},
+		{[]string{"serve", "extra"}, "unexpected arguments"},
+		{[]string{"serve", "--mode", "staging"}, "mode must be one of"},
+	}
+	for _, c := range cases {
+		out.Reset()
+		err := run(ctx, c.args, getenv, &out, &errOut)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("run %q: %v, want an error mentioning %q", c.args, err, c.want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("run %q printed %q on stdout despite failing", c.args, out.String())
+		}
+	}
+	if err := run(ctx, []string{"serve", "-h"}, getenv, &out, &errOut); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("serve -h: %v", err)
+	}
+}
