@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ func newFields(p map[string]any, prefix string, policy UnknownFieldPolicy, known
 	}
 	var unknown []string
 	for k := range p {
-		if !contains(known, k) {
+		if !slices.Contains(known, k) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -55,15 +56,6 @@ func newFields(p map[string]any, prefix string, policy UnknownFieldPolicy, known
 		f.err = cashier.Errorf(cashier.EInvalid, "unknown field %s%q; accepted fields are %s", prefix, unknown[0], strings.Join(sorted, ", "))
 	}
 	return f
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (f *fields) fail(code cashier.Code, format string, args ...any) {
@@ -198,7 +190,7 @@ func (f *fields) queryMillis(name string) (int64, bool) {
 		f.fail(cashier.EInvalid, "%s must not be negative", name)
 		return 0, false
 	}
-	if n > 0 && n < 1_000_000_000_000 {
+	if n > 0 && n < sign.MinPlausibleMillis {
 		f.fail(cashier.EInvalid, "%s %d looks like Unix seconds; send Unix milliseconds", name, n)
 		return 0, false
 	}

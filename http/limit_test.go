@@ -58,7 +58,7 @@ func TestEndpointRateLimit(t *testing.T) {
 }
 
 func TestKeyAndIPRateLimits(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.RateLimits = RateLimits{PerKey: 4, PerIP: 6, PerEndpoint: -1} })
+	e := newEnv(t, func(c *Config) { c.RateLimits = RateLimits{PerKey: 4, PerIP: 7, PerEndpoint: -1} })
 	ctx := context.Background()
 	for i := 0; i < 4; i++ {
 		if _, err := e.cli.CollectionDetail(ctx, "x"); !client.IsCode(err, "000202") {
@@ -72,24 +72,51 @@ func TestKeyAndIPRateLimits(t *testing.T) {
 	if _, err := e.cli.PayoutDetail(ctx, "x"); !client.IsCode(err, "000429") || !strings.Contains(err.Error(), "per API key") {
 		t.Fatalf("5th keyed request: %v", err)
 	}
-	// The refused request did not count against the IP: one more public call fits, then the IP limit.
+	// Every request counted against the IP, the refused one too (it was
+	// counted before the key was known): one more call fits, then the IP limit.
 	if _, err := e.cli.Coins(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.cli.Coins(ctx); !client.IsCode(err, "ERROR_000429") || !strings.Contains(err.Error(), "per client IP") {
-		t.Fatalf("7th request from the IP: %v", err)
+		t.Fatalf("8th request from the IP: %v", err)
+	}
+}
+
+// The API key is no secret (it travels in widget URLs), so requests that
+// carry it but fail authentication must not use up the merchant's quota.
+func TestUnsignedRequestsDoNotSpendTheMerchantsQuota(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.RateLimits = RateLimits{PerKey: 3, PerIP: -1, PerEndpoint: 3} })
+	ctx := context.Background()
+	forger := client.New(e.srv.URL, apiKey, "sk_guessed", client.WithClock(e.clock))
+	for i := 0; i < 20; i++ {
+		if _, err := forger.CollectionDetail(ctx, "x"); !client.IsCode(err, "000306") {
+			t.Fatalf("forged request %d: %v", i, err)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := e.cli.CollectionDetail(ctx, "x"); !client.IsCode(err, "000202") {
+			t.Fatalf("merchant's own request %d after the forgeries: %v", i, err)
+		}
+	}
+	if _, err := e.cli.CollectionDetail(ctx, "x"); !client.IsCode(err, "000429") {
+		t.Fatalf("4th signed request: %v", err)
 	}
 }
 
 func TestRateLimitHeadersOnEveryResponse(t *testing.T) {
 	e := newEnv(t, nil)
-	for _, r := range []response{
-		e.do(request{method: http.MethodGet, path: "/nowhere"}),
-		e.do(request{method: http.MethodGet, path: "/pay/co_nope"}),
-		e.do(request{method: http.MethodGet, path: "/order/api/v2/payout/detail", query: "orderNo=x", apiKey: "-"}),
+	for _, c := range []struct {
+		r     response
+		limit string
+	}{
+		{e.do(request{method: http.MethodGet, path: "/nowhere"}), "100"},                                                      // per endpoint and IP
+		{e.do(request{method: http.MethodGet, path: "/pay/co_nope"}), "100"},                                                  // per endpoint and IP
+		{e.do(request{method: http.MethodGet, path: "/order/api/v2/payout/detail", query: "orderNo=x", apiKey: "-"}), "2000"}, // unauthenticated: per IP only
+		{e.do(request{method: http.MethodGet, path: "/order/api/v2/payout/detail", query: "orderNo=x"}), "100"},               // authenticated: per endpoint and merchant
 	} {
-		if r.header.Get("X-RateLimit-Limit") != "100" || r.header.Get("X-RateLimit-Remaining") != "99" || r.header.Get("X-RateLimit-Reset") == "" || r.header.Get("X-Request-Id") == "" {
-			t.Fatalf("status %d headers %v", r.status, r.header)
+		h := c.r.header
+		if h.Get("X-RateLimit-Limit") != c.limit || h.Get("X-RateLimit-Remaining") == "" || h.Get("X-RateLimit-Reset") == "" || h.Get("X-Request-Id") == "" {
+			t.Fatalf("status %d headers %v, want limit %s", c.r.status, h, c.limit)
 		}
 	}
 }

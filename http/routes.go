@@ -59,6 +59,9 @@ func (s *server) handle(pattern string, auth authMode, h handler) {
 	}
 	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(w, r, rt.auth)
+		if err == nil && c.merchant != nil && !s.applyLimits(w, r, s.merchantChecks(rt, c.merchant.ID)) {
+			return
+		}
 		if err == nil {
 			err = rt.h(w, r, c)
 		}

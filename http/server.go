@@ -200,8 +200,9 @@ func NewServer(cfg Config, svc *orders.Service, store cashier.Store, reg *cashie
 type reqInfo struct {
 	trace    string
 	family   family
-	merchant string // merchant id once authenticated, for logs
-	err      error  // the error answered, for logs
+	merchant string           // merchant id once authenticated, for logs
+	err      error            // the error answered, for logs
+	limit    ratelimit.Result // most constraining rate limit counted so far
 }
 
 type ctxKey struct{}
@@ -259,17 +260,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	_, pattern := s.mux.Handler(r)
 	rt := s.routes[pattern]
-	res := s.limiter.Allow(s.limitChecks(r, rt)...)
-	h := sw.Header()
-	if res.Limit > 0 { // no headers when every limit is disabled
-		h.Set("X-RateLimit-Limit", strconv.Itoa(res.Limit))
-		h.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
-		h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
-	}
-	if !res.Allowed {
-		h.Set("Retry-After", strconv.Itoa(int(res.RetryAfter(s.clock.Now())/time.Second)))
-		s.error(sw, r, cashier.Errorf(cashier.ERateLimited, "rate limit exceeded: %d requests per minute %s; retry after %s",
-			res.Limit, ruleText(res.Rule), res.Reset.UTC().Format(time.RFC3339)))
+	if !s.applyLimits(sw, r, s.callerChecks(r, rt)) {
 		return
 	}
 	if rt == nil {
@@ -299,25 +290,58 @@ const (
 	ruleEndpoint = "endpoint"
 )
 
-// limitChecks lists the limits that apply to r: per IP always, per API key
-// when one is sent, and per endpoint keyed by the API key on authenticated
-// routes and by IP on public ones.
-func (s *server) limitChecks(r *http.Request, rt *route) []ratelimit.Check {
+// Rate limits apply in two steps. Before anything else, every request
+// counts against its client IP (and, on public routes, against the route
+// per IP). Only a request whose API key, time and signature check out
+// counts against that merchant's key and the route per merchant: the API
+// key travels in widget URLs that customers see, and a stranger holding it
+// must not be able to use up the merchant's quota with requests it could
+// never sign.
+
+// callerChecks are the limits counted before authentication.
+func (s *server) callerChecks(r *http.Request, rt *route) []ratelimit.Check {
 	ip := s.clientIP(r).String()
-	key := r.Header.Get(s.hdr.APIKey)
-	endpoint := "unknown"
-	if rt != nil {
-		endpoint = rt.pattern
-	}
 	checks := []ratelimit.Check{{Rule: ruleIP, Bucket: ip, Limit: s.cfg.RateLimits.PerIP}}
-	if key != "" {
-		checks = append(checks, ratelimit.Check{Rule: ruleKey, Bucket: key, Limit: s.cfg.RateLimits.PerKey})
+	if rt == nil || rt.auth == authPublic {
+		endpoint := "unknown"
+		if rt != nil {
+			endpoint = rt.pattern
+		}
+		checks = append(checks, ratelimit.Check{Rule: ruleEndpoint, Bucket: endpoint + " ip:" + ip, Limit: s.cfg.RateLimits.PerEndpoint})
 	}
-	caller := "ip:" + ip
-	if key != "" && (rt == nil || rt.auth != authPublic) {
-		caller = "key:" + key
+	return checks
+}
+
+// merchantChecks are the limits counted once the merchant is proven.
+func (s *server) merchantChecks(rt *route, merchantID string) []ratelimit.Check {
+	return []ratelimit.Check{
+		{Rule: ruleKey, Bucket: merchantID, Limit: s.cfg.RateLimits.PerKey},
+		{Rule: ruleEndpoint, Bucket: rt.pattern + " merchant:" + merchantID, Limit: s.cfg.RateLimits.PerEndpoint},
 	}
-	return append(checks, ratelimit.Check{Rule: ruleEndpoint, Bucket: endpoint + " " + caller, Limit: s.cfg.RateLimits.PerEndpoint})
+}
+
+// applyLimits counts checks, sets the X-RateLimit headers to the most
+// constraining limit seen so far in this request, and answers 429 when one
+// is exhausted (reporting false).
+func (s *server) applyLimits(w http.ResponseWriter, r *http.Request, checks []ratelimit.Check) bool {
+	res := s.limiter.Allow(checks...)
+	ri := info(r)
+	if res.Limit > 0 && (ri.limit.Limit == 0 || !res.Allowed || res.Remaining < ri.limit.Remaining) {
+		ri.limit = res
+	}
+	if l := ri.limit; l.Limit > 0 { // no headers when every limit is disabled
+		h := w.Header()
+		h.Set("X-RateLimit-Limit", strconv.Itoa(l.Limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(l.Remaining))
+		h.Set("X-RateLimit-Reset", strconv.FormatInt(l.Reset.Unix(), 10))
+	}
+	if res.Allowed {
+		return true
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(int(res.RetryAfter(s.clock.Now())/time.Second)))
+	s.error(w, r, cashier.Errorf(cashier.ERateLimited, "rate limit exceeded: %d requests per minute %s; retry after %s",
+		res.Limit, ruleText(res.Rule), res.Reset.UTC().Format(time.RFC3339)))
+	return false
 }
 
 // clientIP is the peer address, or, when the peer is a trusted proxy, the
