@@ -34,7 +34,7 @@ func (c Chain) ConfigID() string {
 func (c Chain) IsEVM() bool { return c == ChainETH || c == ChainARB }
 
 // ParseChain accepts either naming scheme, case-insensitively: TRON, ETH, ARB
-// (order requests) and 1, 42161 (configuration), plus the common long names
+// (order requests) and 1, 42161 (configuration), plus the common names TRX,
 // ETHEREUM and ARBITRUM.
 func ParseChain(s string) (Chain, error) {
 	switch strings.ToUpper(strings.TrimSpace(s)) {

@@ -131,6 +131,12 @@ func (c *Config) Validate() error {
 	if c.RecvWindow <= 0 || c.RecvWindowMax < c.RecvWindow {
 		return fmt.Errorf("recv-window must be positive and not above recv-window-max")
 	}
+	if c.FutureSkew < 0 {
+		return fmt.Errorf("future-skew must not be negative, or no request time would be accepted")
+	}
+	if c.CollectionTTL <= 0 {
+		return fmt.Errorf("collection-ttl must be positive, or every collection order would be created expired")
+	}
 	return nil
 }
 
@@ -177,7 +183,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_DATA", "data", "data directory (database, master key)", str(&c.Data)),
 		f("CASHIER_ADDR", "addr", "listen address HOST:PORT", str(&c.Addr)),
 		f("CASHIER_MODE", "mode", "production or sandbox (sandbox allows http and loopback webhook targets)", str(&c.Mode)),
-		f("CASHIER_PUBLIC_URL", "public-url", "external base URL for payment links (default http://ADDR)", str(&c.PublicURL)),
+		f("CASHIER_PUBLIC_URL", "public-url", "external base URL for payment links (default: the scheme and host of each request)", str(&c.PublicURL)),
 		f("CASHIER_REGISTRY", "registry", "JSON file overriding the built-in networks and tokens", str(&c.Registry)),
 		f("CASHIER_MASTER_KEY", "-", "", str(&c.MasterKey)),
 		f("CASHIER_LOG_LEVEL", "log-level", "debug, info, warn or error", str(&c.LogLevel)),

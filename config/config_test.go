@@ -98,6 +98,8 @@ func TestLoadPrecedence(t *testing.T) {
 		{"CASHIER_RATE_PER_KEY": "0"},
 		{"CASHIER_SIGN_FIELD": "maybe"},
 		{"CASHIER_RECV_WINDOW": "90s"},
+		{"CASHIER_FUTURE_SKEW": "-1s"},
+		{"CASHIER_COLLECTION_TTL": "0s"},
 	} {
 		c := Default()
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
@@ -112,5 +114,41 @@ func TestLoadPrecedence(t *testing.T) {
 	fs.SetOutput(io.Discard)
 	if _, err := c.Load(fs, []string{"--master-key", "00"}, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "master-key") {
 		t.Fatalf("--master-key flag: %v", err)
+	}
+}
+
+// An override names a built-in token in any letter case, and changing its
+// decimals keeps the bounds and fee it does not set at the same value in
+// tokens.
+func TestOverrideDecimalsAndSymbolCase(t *testing.T) {
+	r := DefaultRegistry()
+	d := 18
+	if err := Apply(r, Override{Tokens: []TokenOverride{{ChainID: "ETH", Symbol: "usdt", Decimals: &d}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(r.Tokens); n != 6 {
+		t.Fatalf("%d tokens: the override added one instead of changing USDT", n)
+	}
+	tok, _ := r.Token(cashier.ChainETH, "USDT")
+	if tok.Decimals != 18 || tok.MinAmount.String() != "1000000000000000000" || cashier.FormatAmount(tok.MaxAmount, 18) != "1000000.00" || cashier.FormatAmount(tok.WithdrawFee, 18) != "1.00" {
+		t.Fatalf("token = %+v", tok)
+	}
+	d = 0
+	if err := Apply(r, Override{Tokens: []TokenOverride{{ChainID: "ARB", Symbol: "USDC", Decimals: &d}}}); err != nil {
+		t.Fatal(err)
+	}
+	if tok, _ := r.Token(cashier.ChainARB, "USDC"); tok.MinAmount.Int64() != 1 || tok.WithdrawFee.Int64() != 1 {
+		t.Fatalf("token = %+v", tok)
+	}
+	half := "0.5"
+	if err := Apply(r, Override{Tokens: []TokenOverride{{ChainID: "TRON", Symbol: "USDT", MinAmount: &half}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(r, Override{Tokens: []TokenOverride{{ChainID: "TRON", Symbol: "USDT", Decimals: &d}}}); err == nil {
+		t.Fatal("0 decimals accepted for a minimum of 0.5")
+	}
+	d = -1
+	if err := Apply(r, Override{Tokens: []TokenOverride{{ChainID: "ETH", Symbol: "USDC", Decimals: &d}}}); err == nil {
+		t.Fatal("negative decimals accepted")
 	}
 }

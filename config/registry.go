@@ -161,7 +161,7 @@ func Apply(r *cashier.Registry, o Override) error {
 		}
 		i := -1
 		for j := range r.Tokens {
-			if r.Tokens[j].Chain == c && r.Tokens[j].Symbol == to.Symbol {
+			if r.Tokens[j].Chain == c && strings.EqualFold(r.Tokens[j].Symbol, to.Symbol) {
 				i = j
 			}
 		}
@@ -172,7 +172,11 @@ func Apply(r *cashier.Registry, o Override) error {
 		t := &r.Tokens[i]
 		set(&t.Name, to.Name)
 		set(&t.ContractAddress, to.ContractAddress)
-		set(&t.Decimals, to.Decimals)
+		if to.Decimals != nil {
+			if err := setDecimals(t, *to.Decimals); err != nil {
+				return fmt.Errorf("token %s on %s: %v", t.Symbol, c, err)
+			}
+		}
 		for _, a := range []struct {
 			dst  **big.Int
 			src  *string
@@ -194,6 +198,30 @@ func Apply(r *cashier.Registry, o Override) error {
 			return fmt.Errorf("token %s on %s: minAmount is above maxAmount", t.Symbol, c)
 		}
 	}
+	return nil
+}
+
+// setDecimals changes t's precision. Bounds and fee already held are base
+// units of the old precision, so they are rescaled to keep their value in
+// tokens; one that the new precision cannot express exactly is refused.
+func setDecimals(t *cashier.Token, d int) error {
+	if d < 0 || d > 255 {
+		return fmt.Errorf("decimals must be between 0 and 255, not %d", d)
+	}
+	shift := d - t.Decimals
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(shift, -shift))), nil)
+	for _, v := range []*big.Int{t.MinAmount, t.MaxAmount, t.WithdrawFee} {
+		switch {
+		case v == nil:
+		case shift >= 0:
+			v.Mul(v, scale)
+		case new(big.Int).Rem(v, scale).Sign() != 0:
+			return fmt.Errorf("%d decimals cannot express %s (set minAmount, maxAmount and withdrawFee too)", d, cashier.FormatAmount(v, t.Decimals))
+		default:
+			v.Quo(v, scale)
+		}
+	}
+	t.Decimals = d
 	return nil
 }
 

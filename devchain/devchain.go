@@ -213,11 +213,26 @@ func (c *Chain) produce(period time.Duration) {
 	newTxs := make(chan core.NewTxsEvent, 16)
 	sub := c.eth.TxPool().SubscribeTransactions(newTxs, true)
 	defer sub.Unsubscribe()
-	var tick <-chan time.Time
+	var tick, recheck <-chan time.Time
 	if period > 0 {
 		t := time.NewTicker(period)
 		defer t.Stop()
 		tick = t.C
+	} else {
+		// A safety net under the event-driven path: a transaction whose
+		// event was seen while the pool could not yet report it (a Sync
+		// superseded by another, a promotion still under way) would
+		// otherwise wait for the next transaction to arrive.
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		recheck = t.C
+	}
+	sealIncludable := func() {
+		// Seal while the builder has includable transactions, e.g. a
+		// burst larger than a block or ones that arrived while sealing.
+		for i := 0; i < 64 && c.includable(); i++ {
+			c.Commit()
+		}
 	}
 	for {
 		select {
@@ -227,6 +242,8 @@ func (c *Chain) produce(period time.Duration) {
 			return
 		case <-tick:
 			c.Commit()
+		case <-recheck:
+			sealIncludable()
 		case <-newTxs:
 			if period > 0 {
 				continue
@@ -239,11 +256,7 @@ func (c *Chain) produce(period time.Duration) {
 					break drain
 				}
 			}
-			// Seal while the builder has includable transactions, e.g. a
-			// burst larger than a block or ones that arrived while sealing.
-			for i := 0; i < 64 && c.includable(); i++ {
-				c.Commit()
-			}
+			sealIncludable()
 		}
 	}
 }

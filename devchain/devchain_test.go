@@ -139,9 +139,20 @@ func TestForkReorgsCanonicalChain(t *testing.T) {
 func TestPeriodProducesBlocks(t *testing.T) {
 	ctx := context.Background()
 	c := start(t, Options{Period: 50 * time.Millisecond})
-	time.Sleep(300 * time.Millisecond)
-	n, err := c.Client.BlockNumber(ctx)
-	if err != nil || n < 2 {
-		t.Fatalf("head = %d, %v; want blocks from the period", n, err)
+	// No transactions are sent: only the period can make blocks. Poll
+	// rather than sleep a fixed time, which a loaded machine can outlast.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n, err := c.Client.BlockNumber(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("head = %d after 5 s; want blocks from the period", n)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

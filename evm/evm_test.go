@@ -368,19 +368,15 @@ func TestStuckTransactionIsReplaced(t *testing.T) {
 	}
 	// The journal holds both transactions, the replacement with fees at
 	// least 13% higher, and the send settled.
-	j, err := OpenFileJournal(dir, c.cfg.ChainID, addrOf(payer).Hex())
-	if err != nil {
-		t.Fatal(err)
+	entries, settled := journalRecords(t, dir, c.cfg.ChainID, addrOf(payer).Hex())
+	if len(entries) != 2 || entries[1].Send != send || entries[1].Nonce != entries[0].Nonce {
+		t.Fatalf("journal = %+v", entries)
 	}
-	defer j.Close()
-	if len(j.entries) != 2 || j.entries[1].Send != send || j.entries[1].Nonce != j.entries[0].Nonce {
-		t.Fatalf("journal = %+v", j.entries)
+	if minCap := c.bump(low.cap); entries[1].FeeCap.Cmp(minCap) < 0 || entries[1].TipCap.Cmp(c.bump(low.tip)) < 0 {
+		t.Fatalf("replacement fees %v/%v not bumped enough over %v/%v", entries[1].TipCap, entries[1].FeeCap, low.tip, low.cap)
 	}
-	if minCap := c.bump(low.cap); j.entries[1].FeeCap.Cmp(minCap) < 0 || j.entries[1].TipCap.Cmp(c.bump(low.tip)) < 0 {
-		t.Fatalf("replacement fees %v/%v not bumped enough over %v/%v", j.entries[1].TipCap, j.entries[1].FeeCap, low.tip, low.cap)
-	}
-	if j.settled[send] != replacement {
-		t.Fatalf("journal settles %q, want %s", j.settled[send], replacement)
+	if settled[send] != replacement {
+		t.Fatalf("journal settles %q, want %s", settled[send], replacement)
 	}
 	bal, _ := c.TokenBalance(ctx(t), e.usdc.Hex(), to.Hex())
 	if bal.Int64() != 7 {

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -48,14 +50,18 @@ type Journal interface {
 }
 
 // FileJournal is a Journal in an append-only file of JSON lines, synced to
-// disk on every write. The whole history is replayed into memory on open; a
-// sending account produces a few hundred bytes per transaction.
+// disk on every write. The whole history is replayed on open, but only
+// unsettled sends keep their transactions in memory: a payout batch is
+// kilobytes of call data, and a long-running sender makes many.
 type FileJournal struct {
-	mu       sync.Mutex
-	f        *os.File
-	entries  []JournalEntry
-	settled  map[string]string // send → mined hash ("" released)
-	maxNonce map[string]uint64 // send → nonce
+	mu      sync.Mutex
+	f       *os.File
+	open    []JournalEntry    // transactions of unsettled sends, in append order
+	nonces  map[string]uint64 // unsettled send → nonce
+	settled map[string]string // send → mined hash ("" released)
+	floor   uint64            // one more than the highest nonce of a send settled as mined
+	size    int64             // bytes of complete records in the file
+	err     error             // set when a failed write could not be undone
 }
 
 type journalRecord struct {
@@ -85,7 +91,7 @@ func OpenFileJournal(dir string, chainID uint64, from string) (*FileJournal, err
 			return nil, fmt.Errorf("evm: journal dir sync: %w", err)
 		}
 	}
-	j := &FileJournal{f: f, settled: map[string]string{}, maxNonce: map[string]uint64{}}
+	j := &FileJournal{f: f, nonces: map[string]uint64{}, settled: map[string]string{}}
 	if err := j.replay(); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("evm: journal %s: %w", name, err)
@@ -94,33 +100,63 @@ func OpenFileJournal(dir string, chainID uint64, from string) (*FileJournal, err
 }
 
 func (j *FileJournal) replay() error {
-	sc := bufio.NewScanner(j.f)
-	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
-	for line := 1; sc.Scan(); line++ {
-		var r journalRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			// A crash can leave a torn last line; a record that was not
-			// completely written was never acknowledged, so dropping it is
-			// right. A bad line in the middle is corruption.
-			if !sc.Scan() {
-				return j.truncateTorn()
-			}
-			return fmt.Errorf("line %d: %w", line, err)
+	// Every record is written as one line ending in '\n' and acknowledged
+	// only after it is synced. Text after the last '\n' is a record a crash
+	// cut short, even when it happens to parse: it was never acknowledged,
+	// and left there it would glue itself to the next record. A complete
+	// but unreadable last line was never acknowledged either (a torn write
+	// can leave zeros); an unreadable line in the middle is corruption.
+	r := bufio.NewReader(j.f)
+	var (
+		read, good int64
+		bad        error
+	)
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		read += int64(len(line))
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		j.apply(r)
+		if err != nil {
+			return err
+		}
+		if bad != nil {
+			return bad
+		}
+		var rec journalRecord
+		if err := json.Unmarshal(line, &rec); err != nil || !rec.valid() {
+			if err == nil {
+				err = errors.New("not a journal record")
+			}
+			bad = fmt.Errorf("line %d: %w", n, err)
+			continue
+		}
+		j.apply(rec)
+		good = read
 	}
-	return sc.Err()
+	if good < read {
+		if err := j.truncate(good); err != nil {
+			return err
+		}
+	}
+	j.size = good
+	return nil
 }
 
-// truncateTorn cuts the file after its last complete line so new records do
-// not get glued to a torn one.
-func (j *FileJournal) truncateTorn() error {
-	data, err := os.ReadFile(j.f.Name())
-	if err != nil {
-		return err
+// valid reports whether r is a record write could have produced.
+func (r *journalRecord) valid() bool {
+	switch r.Op {
+	case "send":
+		return r.Entry != nil
+	case "settle":
+		return r.Send != ""
 	}
-	cut := strings.LastIndexByte(string(data), '\n') + 1
-	if err := j.f.Truncate(int64(cut)); err != nil {
+	return false
+}
+
+// truncate cuts the file to size bytes and syncs the cut.
+func (j *FileJournal) truncate(size int64) error {
+	if err := j.f.Truncate(size); err != nil {
 		return err
 	}
 	return j.f.Sync()
@@ -129,10 +165,27 @@ func (j *FileJournal) truncateTorn() error {
 func (j *FileJournal) apply(r journalRecord) {
 	switch r.Op {
 	case "send":
-		j.entries = append(j.entries, *r.Entry)
-		j.maxNonce[r.Entry.Send] = r.Entry.Nonce
+		e := *r.Entry
+		if mined, done := j.settled[e.Send]; done {
+			// Only a settled send's nonce still matters.
+			if mined != "" {
+				j.floor = max(j.floor, e.Nonce+1)
+			}
+			return
+		}
+		j.open = append(j.open, e)
+		j.nonces[e.Send] = e.Nonce
 	case "settle":
 		j.settled[r.Send] = r.Mined
+		n, ok := j.nonces[r.Send]
+		if !ok {
+			return
+		}
+		if r.Mined != "" {
+			j.floor = max(j.floor, n+1)
+		}
+		delete(j.nonces, r.Send)
+		j.open = slices.DeleteFunc(j.open, func(e JournalEntry) bool { return e.Send == r.Send })
 	}
 }
 
@@ -146,12 +199,23 @@ func (j *FileJournal) write(r journalRecord) error {
 	if j.f == nil {
 		return errors.New("evm: journal is closed")
 	}
-	if _, err := j.f.Write(append(b, '\n')); err != nil {
+	if j.err != nil {
+		return j.err
+	}
+	line := append(b, '\n')
+	_, err = j.f.Write(line)
+	if err == nil {
+		err = j.f.Sync()
+	}
+	if err != nil {
+		// The record may be partly on disk: cut it off, so the next record
+		// starts on a line of its own, or refuse every later write.
+		if terr := j.truncate(j.size); terr != nil {
+			j.err = fmt.Errorf("evm: journal unusable after a failed write: %w", errors.Join(err, terr))
+		}
 		return fmt.Errorf("evm: journal write: %w", err)
 	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("evm: journal sync: %w", err)
-	}
+	j.size += int64(len(line))
 	j.apply(r)
 	return nil
 }
@@ -170,24 +234,15 @@ func (j *FileJournal) Settle(send, mined string) error {
 func (j *FileJournal) Unsettled() ([]JournalEntry, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var out []JournalEntry
-	for _, e := range j.entries {
-		if _, done := j.settled[e.Send]; !done {
-			out = append(out, e)
-		}
-	}
-	return out, nil
+	return slices.Clone(j.open), nil
 }
 
 // NextNonce implements Journal.
 func (j *FileJournal) NextNonce() (uint64, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var next uint64
-	for send, n := range j.maxNonce {
-		if mined, done := j.settled[send]; done && mined == "" {
-			continue
-		}
+	next := j.floor
+	for _, n := range j.nonces {
 		next = max(next, n+1)
 	}
 	return next, nil

@@ -178,6 +178,7 @@ func TestCreateCollectionRejects(t *testing.T) {
 		{"other merchant's cashier", other, func(r *orders.CollectionRequest) {}, cashier.ECashierNotFound},
 		{"bad redirect", f.m, func(r *orders.CollectionRequest) { r.RedirectURL = "javascript:alert(1)" }, cashier.EInvalid},
 		{"control chars in custNo", f.m, func(r *orders.CollectionRequest) { r.CustNo = "a\nb" }, cashier.EInvalid},
+		{"custNo over 256 characters", f.m, func(r *orders.CollectionRequest) { r.CustNo = strings.Repeat("客", 257) }, cashier.EInvalid},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -191,14 +192,20 @@ func TestCreateCollectionRejects(t *testing.T) {
 	if err != nil || total != 0 || len(list) != 0 {
 		t.Fatalf("rejections created orders: %d, %v", total, err)
 	}
+	// The text limit counts characters, not bytes.
+	r := base
+	r.CustNo = strings.Repeat("客", 256)
+	if _, err := f.svc.CreateCollection(ctx, f.m, r); err != nil {
+		t.Fatalf("custNo of 256 characters: %v", err)
+	}
 	// A closed cashier refuses new orders.
 	closed := *f.c
 	closed.ID, closed.Status = "c_2", cashier.CashierInactive
 	if err := f.st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCashier(ctx, &closed) }); err != nil {
 		t.Fatal(err)
 	}
-	r := base
-	r.CashierID = "c_2"
+	r = base
+	r.OrderNo, r.CashierID = "B-2", "c_2"
 	_, err = f.svc.CreateCollection(ctx, f.m, r)
 	wantCode(t, err, cashier.ECashierClosed)
 }
@@ -410,4 +417,36 @@ func TestPayoutConcurrentFunding(t *testing.T) {
 	if ok != 5 {
 		t.Fatalf("%d payouts accepted against funds for 5", ok)
 	}
+}
+
+// A batch reports per order even when only one of its orders reaches the
+// funding check: that order's refusal is a result, not the call's error.
+func TestBatchPayoutOneFundedCandidate(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.funds.balance[strings.ToLower(contractAddr)] = units("5")
+	for _, items := range [][]orders.BatchItem{
+		{{OrderNo: "S-1", Recipient: recipient, Amount: "10", Symbol: "USDT"}},
+		{{OrderNo: "S-2", Recipient: "nope", Amount: "10", Symbol: "USDT"}, {OrderNo: "S-3", Recipient: recipient, Amount: "10", Symbol: "USDT"}},
+	} {
+		res, err := f.svc.BatchPayout(ctx, f.m, orders.BatchRequest{ContractID: "k_1", Orders: items})
+		if err != nil {
+			t.Fatalf("batch of %d: %v", len(items), err)
+		}
+		if res.SuccessCount != 0 || res.FailCount != len(items) {
+			t.Fatalf("counts %d/%d", res.SuccessCount, res.FailCount)
+		}
+		wantCode(t, res.Orders[len(items)-1].Err, cashier.EInsufficientContr)
+	}
+	// The same holds for an orderNo that already exists.
+	f.funds.balance[strings.ToLower(contractAddr)] = units("100")
+	req := orders.PayoutRequest{ContractID: "k_1", OrderNo: "S-4", Recipient: recipient, Amount: "10", Symbol: "USDT"}
+	if _, err := f.svc.CreatePayout(ctx, f.m, req); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.svc.BatchPayout(ctx, f.m, orders.BatchRequest{ContractID: "k_1", Orders: []orders.BatchItem{{OrderNo: "S-4", Recipient: recipient, Amount: "10", Symbol: "USDT"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, res.Orders[0].Err, cashier.EDuplicate)
 }

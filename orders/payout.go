@@ -66,7 +66,7 @@ func (s *Service) CreatePayout(ctx context.Context, m *cashier.Merchant, req Pay
 	if err != nil {
 		return nil, err
 	}
-	if err := s.storePayouts(ctx, k, []*cashier.PayoutOrder{o}, func(int, error) {}); err != nil {
+	if err := s.storePayouts(ctx, k, []*cashier.PayoutOrder{o}, nil); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -225,7 +225,9 @@ func (s *Service) newPayout(m *cashier.Merchant, k *cashier.Contract, mode cashi
 // seeing the amounts the previous ones locked, and stores the ones that are
 // covered. Chain reads happen before the transaction; the lock check and
 // the inserts happen inside it, so concurrent requests cannot both spend
-// the same funds. refuse is told about each order that is not stored.
+// the same funds. A batch passes refuse, which is told about each order
+// that is not stored, even when only one order got this far; a single
+// create passes nil and gets the refusal as the error.
 func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders []*cashier.PayoutOrder, refuse func(int, error)) error {
 	// Each order's source: the contract (balance) or from (allowance).
 	available := map[string]source{}
@@ -240,7 +242,6 @@ func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders 
 		}
 		available[key] = src
 	}
-	single := len(orders) == 1
 	return s.Store.Update(ctx, func(tx cashier.Tx) error {
 		locked := map[string]*big.Int{}
 		for i, o := range orders {
@@ -256,14 +257,14 @@ func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders 
 			free := new(big.Int).Sub(available[key].amount, locked[key])
 			if free.Cmp(need) < 0 {
 				err := insufficient(o, free, available[key].short)
-				if single {
+				if refuse == nil {
 					return err
 				}
 				refuse(i, err)
 				continue
 			}
 			if err := tx.CreatePayout(ctx, o); err != nil {
-				if single || cashier.ErrorCode(err) != cashier.EDuplicate {
+				if refuse == nil || cashier.ErrorCode(err) != cashier.EDuplicate {
 					return err
 				}
 				refuse(i, err)

@@ -27,12 +27,15 @@ func (s *Service) checkOrderNo(no string) error {
 	return nil
 }
 
+// checkText: free text is valid UTF-8, without control characters, and at
+// most MaxTextLen characters (not bytes: a name in another script is as
+// long as it reads).
 func (s *Service) checkText(field, v string) error {
-	if len(v) > s.Config.MaxTextLen {
-		return cashier.Errorf(cashier.EInvalid, "%s is longer than %d characters", field, s.Config.MaxTextLen)
-	}
 	if !utf8.ValidString(v) {
 		return cashier.Errorf(cashier.EInvalid, "%s is not valid UTF-8", field)
+	}
+	if utf8.RuneCountInString(v) > s.Config.MaxTextLen {
+		return cashier.Errorf(cashier.EInvalid, "%s is longer than %d characters", field, s.Config.MaxTextLen)
 	}
 	for _, r := range v {
 		if unicode.IsControl(r) {

@@ -9,6 +9,7 @@
 package ratelimit
 
 import (
+	"crypto/sha256"
 	"sync"
 	"time"
 
@@ -64,6 +65,20 @@ type counterKey struct{ rule, bucket string }
 // overflowBucket is where keys beyond MaxKeys are counted together.
 const overflowBucket = "\x00overflow"
 
+// maxBucketLen bounds the bucket text a counter keeps. Buckets come from
+// request headers (an API key can be up to the server's header limit, a
+// megabyte), so a longer one is kept as its SHA-256 digest: distinct
+// buckets still count apart, and MaxKeys bounds the memory in bytes too.
+const maxBucketLen = 128
+
+func bucketKey(rule, bucket string) counterKey {
+	if len(bucket) > maxBucketLen {
+		sum := sha256.Sum256([]byte(bucket))
+		bucket = "\x00sha256:" + string(sum[:])
+	}
+	return counterKey{rule, bucket}
+}
+
 // New returns a Limiter reading time from clock and tracking at most maxKeys
 // counters per window (DefaultMaxKeys when maxKeys <= 0).
 func New(clock cashier.Clock, maxKeys int) *Limiter {
@@ -95,7 +110,7 @@ func (l *Limiter) Allow(checks ...Check) Result {
 		if c.Limit <= 0 {
 			continue
 		}
-		k := counterKey{c.Rule, c.Bucket}
+		k := bucketKey(c.Rule, c.Bucket)
 		if _, ok := l.counts[k]; !ok && len(l.counts) >= l.maxKeys {
 			k.bucket = overflowBucket
 		}

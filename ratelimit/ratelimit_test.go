@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,5 +87,27 @@ func TestMemoryIsBounded(t *testing.T) {
 	l.Allow(Check{Rule: "ip", Bucket: "x", Limit: 1})
 	if n := l.Len(); n != 1 {
 		t.Fatalf("%d counters after the window turned, want 1", n)
+	}
+}
+
+// Buckets come from request headers; a huge one must not be held as is,
+// and long buckets that differ must still count apart.
+func TestLongBucketsAreBounded(t *testing.T) {
+	l := New(cashier.NewManualClock(t0), 0)
+	a := strings.Repeat("k", 1<<20)
+	b := a[:len(a)-1] + "x"
+	if r := l.Allow(Check{Rule: "key", Bucket: a, Limit: 1}); !r.Allowed {
+		t.Fatalf("first: %+v", r)
+	}
+	if r := l.Allow(Check{Rule: "key", Bucket: b, Limit: 1}); !r.Allowed {
+		t.Fatal("a different long bucket shared a counter")
+	}
+	if r := l.Allow(Check{Rule: "key", Bucket: a, Limit: 1}); r.Allowed {
+		t.Fatal("a long bucket was not counted")
+	}
+	for k := range l.counts {
+		if len(k.bucket) > 128 {
+			t.Fatalf("counter keeps a %d-byte bucket", len(k.bucket))
+		}
 	}
 }

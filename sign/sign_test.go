@@ -165,6 +165,8 @@ func TestWindow(t *testing.T) {
 		{itoa(now.Unix()), "", ErrTimeSeconds},
 		{ms(0), "abc", ErrWindowInvalid},
 		{ms(0), "0", ErrWindowInvalid},
+		// 18446744073710 ms in nanoseconds wraps a Duration to 448 µs.
+		{ms(0), "18446744073710", ErrWindowInvalid},
 	}
 	for _, c := range cases {
 		if err := w.CheckTime(now, c.t, c.win); !errors.Is(err, c.want) {

@@ -31,10 +31,10 @@ var (
 	ErrWindowInvalid = errors.New("receive window must be a positive integer of milliseconds")
 )
 
-// minPlausibleMillis is 2001-09-09 in milliseconds; any real millisecond
+// MinPlausibleMillis is 2001-09-09 in milliseconds; any real millisecond
 // timestamp is larger, while every seconds timestamp until the year 5138 is
 // smaller, so a smaller value is almost certainly seconds.
-const minPlausibleMillis = 1_000_000_000_000
+const MinPlausibleMillis = 1_000_000_000_000
 
 // CheckTime validates the request time and optional receive window headers.
 func (w Window) CheckTime(now time.Time, requestTime, recvWindow string) error {
@@ -45,7 +45,7 @@ func (w Window) CheckTime(now time.Time, requestTime, recvWindow string) error {
 	if err != nil || t <= 0 {
 		return ErrTimeFormat
 	}
-	if t < minPlausibleMillis {
+	if t < MinPlausibleMillis {
 		return ErrTimeSeconds
 	}
 	win := w.Default
@@ -54,7 +54,9 @@ func (w Window) CheckTime(now time.Time, requestTime, recvWindow string) error {
 		if err != nil || ms <= 0 {
 			return ErrWindowInvalid
 		}
-		if time.Duration(ms)*time.Millisecond > w.Max {
+		// Compared in milliseconds: converting first would overflow a
+		// Duration for huge values and let them through as a short window.
+		if ms > w.Max.Milliseconds() {
 			return fmt.Errorf("%w: at most %d", ErrWindowInvalid, w.Max.Milliseconds())
 		}
 		win = time.Duration(ms) * time.Millisecond

@@ -237,8 +237,10 @@ func revertReason(h string) string {
 		}
 		return "data 0x" + h
 	}
+	// The length comes from the contract: compare it with what is there
+	// rather than add to it, which a huge value would overflow.
 	n := new(big.Int).SetBytes(b[4+32 : 4+64])
-	if !n.IsInt64() || 4+64+n.Int64() > int64(len(b)) {
+	if !n.IsInt64() || n.Int64() > int64(len(b)-(4+64)) {
 		return "data 0x" + h
 	}
 	return fmt.Sprintf("%q", b[4+64:4+64+n.Int64()])

@@ -75,6 +75,10 @@ var reserved = []struct {
 	{netip.MustParsePrefix("2002::/16"), "6to4"},
 	{netip.MustParsePrefix("2001::/32"), "Teredo"},
 	{netip.MustParsePrefix("100::/64"), "discard"},
+	// Deprecated, but still routed inside some networks or tunnelled to
+	// the embedded IPv4 address.
+	{netip.MustParsePrefix("fec0::/10"), "site-local"},
+	{netip.MustParsePrefix("::/96"), "IPv4-compatible"},
 }
 
 // notPublic names the kind of a non-public address, or returns "".
