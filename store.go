@@ -74,11 +74,14 @@ type CollectionFilter struct {
 	PageSize   int
 }
 
-// PayoutFilter selects payout orders for workers and the operator.
+// PayoutFilter selects payout orders for the funding rules, workers and
+// the operator. Empty fields match anything.
 type PayoutFilter struct {
-	MerchantID string
-	ContractID string
-	Status     PayoutStatus
-	Page       int
-	PageSize   int
+	MerchantID  string
+	ContractID  string
+	Chain       Chain
+	FromAddress string // approving wallet of allowance-mode orders, canonical form
+	Status      PayoutStatus
+	Page        int
+	PageSize    int
 }

@@ -450,3 +450,43 @@ func TestBatchPayoutOneFundedCandidate(t *testing.T) {
 	}
 	wantCode(t, res.Orders[0].Err, cashier.EDuplicate)
 }
+
+// A wallet's balance is one pool for every contract it approved, other
+// merchants' included: payouts pending against one contract reduce what
+// another may take from the same wallet, while each allowance stays its own.
+func TestAllowanceWalletSharedAcrossContracts(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	other := &cashier.Merchant{ID: "m_2", Name: "Other", APIKey: "pk_2", SecretKey: "sk2", WebhookKey: "whk2", Status: cashier.MerchantActive, CreatedAt: f.clock.Now()}
+	k2 := &cashier.Contract{ID: "k_2", MerchantID: "m_2", Chain: cashier.ChainETH, Address: "0xaAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa",
+		Status: cashier.ContractActive, CreatedAt: f.clock.Now()}
+	if err := f.st.Update(ctx, func(tx cashier.Tx) error {
+		if err := tx.CreateMerchant(ctx, other); err != nil {
+			return err
+		}
+		return tx.CreateContract(ctx, k2)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w := strings.ToLower(walletAddr)
+	f.funds.balance[w] = units("30")
+	f.funds.allow[w] = units("100") // to every contract, in this stand-in
+	req := func(contract, no, amount string) orders.PayoutRequest {
+		return orders.PayoutRequest{ContractID: contract, OrderNo: no, Recipient: recipient, Amount: amount, Symbol: "USDT", PayoutType: 2, FromAddress: walletAddr}
+	}
+	if _, err := f.svc.CreatePayout(ctx, f.m, req("k_1", "W-1", "20")); err != nil { // locks 21 of the wallet's 30
+		t.Fatal(err)
+	}
+	_, err := f.svc.CreatePayout(ctx, other, req("k_2", "W-2", "10")) // needs 11, 9 left
+	wantCode(t, err, cashier.EInsufficientFunds)
+	if _, err := f.svc.CreatePayout(ctx, other, req("k_2", "W-3", "8")); err != nil { // needs 9: fits
+		t.Fatal(err)
+	}
+	// The allowance is per contract: 100 to k_1, of which 21 is locked.
+	f.funds.balance[w] = units("1000")
+	_, err = f.svc.CreatePayout(ctx, f.m, req("k_1", "W-4", "79")) // needs 80, 79 of the allowance left
+	wantCode(t, err, cashier.EInsufficientAllow)
+	if _, err := f.svc.CreatePayout(ctx, f.m, req("k_1", "W-5", "78")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -221,42 +221,40 @@ func (s *Service) newPayout(m *cashier.Merchant, k *cashier.Contract, mode cashi
 	}, nil
 }
 
-// storePayouts applies the funding rule to orders in sequence, each order
+// storePayouts applies the funding rules to orders in sequence, each order
 // seeing the amounts the previous ones locked, and stores the ones that are
-// covered. Chain reads happen before the transaction; the lock check and
-// the inserts happen inside it, so concurrent requests cannot both spend
-// the same funds. A batch passes refuse, which is told about each order
-// that is not stored, even when only one order got this far; a single
-// create passes nil and gets the refusal as the error.
+// covered. Chain reads happen before the transaction; the lock sums and the
+// inserts happen inside it, so concurrent requests cannot both spend the
+// same funds. With refuse nil the first uncovered order fails the call;
+// otherwise refuse is told about each order that is not stored.
 func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders []*cashier.PayoutOrder, refuse func(int, error)) error {
-	// Each order's source: the contract (balance) or from (allowance).
-	available := map[string]source{}
+	capacity := map[pool]*big.Int{}
 	for _, o := range orders {
-		key := sourceKey(o)
-		if _, ok := available[key]; ok {
-			continue
-		}
-		src, err := s.source(ctx, k, o)
-		if err != nil {
+		if err := s.readPools(ctx, k, o, capacity); err != nil {
 			return err
 		}
-		available[key] = src
 	}
 	return s.Store.Update(ctx, func(tx cashier.Tx) error {
-		locked := map[string]*big.Int{}
+		locked := map[pool]*big.Int{}
 		for i, o := range orders {
-			key := sourceKey(o)
-			if _, ok := locked[key]; !ok {
-				l, err := lockedAmount(ctx, tx, o)
-				if err != nil {
-					return err
-				}
-				locked[key] = l
-			}
 			need := new(big.Int).Add(o.Amount, o.Fee)
-			free := new(big.Int).Sub(available[key].amount, locked[key])
-			if free.Cmp(need) < 0 {
-				err := insufficient(o, free, available[key].short)
+			var short pool
+			var shortFree *big.Int
+			for _, p := range poolsOf(o) {
+				if locked[p] == nil {
+					l, err := lockedIn(ctx, tx, p)
+					if err != nil {
+						return err
+					}
+					locked[p] = l
+				}
+				free := new(big.Int).Sub(capacity[p], locked[p])
+				if free.Cmp(need) < 0 && (shortFree == nil || free.Cmp(shortFree) < 0) {
+					short, shortFree = p, free
+				}
+			}
+			if shortFree != nil {
+				err := insufficient(o, shortFree, short.short())
 				if refuse == nil {
 					return err
 				}
@@ -270,7 +268,9 @@ func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders 
 				refuse(i, err)
 				continue
 			}
-			locked[key].Add(locked[key], need)
+			for _, p := range poolsOf(o) {
+				locked[p].Add(locked[p], need)
+			}
 			if err := s.addPayoutEvent(ctx, tx, o, k, o.CreatedAt); err != nil {
 				return err
 			}
@@ -279,64 +279,112 @@ func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders 
 	})
 }
 
-func sourceKey(o *cashier.PayoutOrder) string {
-	if o.PayoutType == cashier.PayoutAllowance {
-		return "allowance/" + strings.ToLower(o.FromAddress) + "/" + o.Symbol
+// pool is one limited source of funds an order draws on. A balance-mode
+// order draws on its contract's token balance. An allowance-mode order
+// draws on two: the allowance its wallet granted this contract, and the
+// wallet's token balance, which every contract the wallet approved (other
+// merchants' included) draws on too.
+type pool struct {
+	kind     poolKind
+	chain    cashier.Chain
+	contract string // contract id (contract and allowance pools)
+	wallet   string // approving wallet (allowance and wallet pools)
+	symbol   string
+}
+
+type poolKind int
+
+const (
+	contractBalance poolKind = iota
+	walletAllowance
+	walletBalance
+)
+
+// short is the error code of a pool that cannot cover an order.
+func (p pool) short() cashier.Code {
+	switch p.kind {
+	case walletAllowance:
+		return cashier.EInsufficientAllow
+	case walletBalance:
+		return cashier.EInsufficientFunds
 	}
-	return "balance/" + o.Symbol
+	return cashier.EInsufficientContr
 }
 
-// source is what a funding source can spend before locks, and the error
-// code that names it when it falls short.
-type source struct {
-	amount *big.Int
-	short  cashier.Code
+func poolsOf(o *cashier.PayoutOrder) []pool {
+	if o.PayoutType == cashier.PayoutAllowance {
+		return []pool{
+			{kind: walletAllowance, chain: o.Chain, contract: o.ContractID, wallet: o.FromAddress, symbol: o.Symbol},
+			{kind: walletBalance, chain: o.Chain, wallet: o.FromAddress, symbol: o.Symbol},
+		}
+	}
+	return []pool{{kind: contractBalance, chain: o.Chain, contract: o.ContractID, symbol: o.Symbol}}
 }
 
-// source reads the chain for o's funding source: the contract's balance in
-// balance mode; in allowance mode the smaller of the wallet's balance and
-// its allowance to the contract, short of whichever binds (000307 balance,
-// 000308 allowance).
-func (s *Service) source(ctx context.Context, k *cashier.Contract, o *cashier.PayoutOrder) (source, error) {
+// draws reports whether a stored order still draws on p.
+func (p pool) draws(o *cashier.PayoutOrder) bool {
+	if o.Symbol != p.symbol || o.Chain != p.chain {
+		return false
+	}
+	switch p.kind {
+	case walletAllowance:
+		return o.PayoutType == cashier.PayoutAllowance && o.ContractID == p.contract && o.FromAddress == p.wallet
+	case walletBalance:
+		return o.PayoutType == cashier.PayoutAllowance && o.FromAddress == p.wallet
+	}
+	return o.PayoutType == cashier.PayoutBalance && o.ContractID == p.contract
+}
+
+// readPools reads from the chain the capacity of every pool o draws on that
+// is not in capacity yet (funding rules 1 and 2: read in real time).
+func (s *Service) readPools(ctx context.Context, k *cashier.Contract, o *cashier.PayoutOrder, capacity map[pool]*big.Int) error {
+	ps := poolsOf(o)
+	if capacity[ps[0]] != nil {
+		return nil
+	}
 	if s.Funds == nil {
-		return source{}, cashier.Errorf(cashier.EUnsupported, "payouts are not configured on %s", k.Chain)
+		return cashier.Errorf(cashier.EUnsupported, "payouts are not configured on %s", k.Chain)
 	}
 	token, err := s.Registry.LookupToken(k.Chain, o.Symbol)
 	if err != nil {
-		return source{}, err
+		return err
 	}
 	if o.PayoutType == cashier.PayoutAllowance {
 		bal, allow, err := s.Funds.WalletFunds(ctx, k.Chain, token.ContractAddress, o.FromAddress, k.Address)
 		if err != nil {
-			return source{}, err
+			return err
 		}
-		if bal.Cmp(allow) <= 0 {
-			return source{bal, cashier.EInsufficientFunds}, nil
-		}
-		return source{allow, cashier.EInsufficientAllow}, nil
+		capacity[ps[0]], capacity[ps[1]] = allow, bal
+		return nil
 	}
 	bal, err := s.Funds.ContractBalance(ctx, k.Chain, token.ContractAddress, k.Address)
-	return source{bal, cashier.EInsufficientContr}, err
+	capacity[ps[0]] = bal
+	return err
 }
 
-// lockedAmount sums amount+fee of the orders that still draw on o's source:
-// PENDING and PROCESSING orders of the same contract, mode, token (and from).
-func lockedAmount(ctx context.Context, r cashier.Reader, o *cashier.PayoutOrder) (*big.Int, error) {
+// lockedIn sums amount+fee of the PENDING and PROCESSING orders drawing on p.
+func lockedIn(ctx context.Context, r cashier.Reader, p pool) (*big.Int, error) {
+	f := cashier.PayoutFilter{Chain: p.chain, PageSize: 500}
+	if p.kind == walletBalance {
+		f.FromAddress = p.wallet // across contracts and merchants
+	} else {
+		f.ContractID = p.contract
+	}
 	sum := new(big.Int)
-	key := sourceKey(o)
 	for _, st := range []cashier.PayoutStatus{cashier.PayoutPending, cashier.PayoutProcessing} {
-		for page := 1; ; page++ {
-			list, total, err := r.Payouts(ctx, cashier.PayoutFilter{ContractID: o.ContractID, Status: st, Page: page, PageSize: 500})
+		f.Status = st
+		for f.Page = 1; ; f.Page++ {
+			list, total, err := r.Payouts(ctx, f)
 			if err != nil {
 				return nil, err
 			}
 			for i := range list {
-				if sourceKey(&list[i]) == key {
+				if p.draws(&list[i]) {
 					sum.Add(sum, list[i].Amount)
 					sum.Add(sum, list[i].Fee)
 				}
 			}
-			if page*500 >= total {
+			if f.Page*f.PageSize >= total {
 				break
 			}
 		}

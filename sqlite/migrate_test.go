@@ -118,6 +118,7 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 		`SELECT id FROM collection_orders WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT 10`,
 		`SELECT id FROM payout_orders WHERE contract_id = ? AND status = ? ORDER BY created_at DESC, rowid DESC LIMIT 10`,
 		`SELECT id FROM payout_orders WHERE merchant_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 10`,
+		`SELECT id FROM payout_orders WHERE chain = ? AND from_address = ? AND status = ? ORDER BY created_at DESC, rowid DESC LIMIT 10`,
 		`SELECT id FROM merchants WHERE api_key_hash = ?`,
 		`SELECT e.seq FROM events e WHERE e.state = 'pending' AND e.next_attempt_at <= ?
 		   AND (e.order_id = '' OR NOT EXISTS (SELECT 1 FROM events p

@@ -324,6 +324,8 @@ func (r reader) Payouts(ctx context.Context, f cashier.PayoutFilter) ([]cashier.
 	var w where
 	w.eq("merchant_id", f.MerchantID)
 	w.eq("contract_id", f.ContractID)
+	w.eq("chain", string(f.Chain))
+	w.eq("from_address", f.FromAddress)
 	w.eq("status", string(f.Status))
 	var (
 		out   []cashier.PayoutOrder

@@ -98,6 +98,7 @@ CREATE INDEX payout_orders_merchant_created ON payout_orders (merchant_id, creat
 CREATE INDEX payout_orders_merchant_status_created ON payout_orders (merchant_id, status, created_at);
 CREATE INDEX payout_orders_contract_status_created ON payout_orders (contract_id, status, created_at);
 CREATE INDEX payout_orders_status_created ON payout_orders (status, created_at);
+CREATE INDEX payout_orders_wallet_status_created ON payout_orders (from_address, status, created_at);
 
 -- The outbox. seq is AUTOINCREMENT so a sequence number is never reused,
 -- even after the newest event is deleted: receivers may have seen it.
