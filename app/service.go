@@ -103,9 +103,6 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Config:    orders.DefaultConfig,
 	}
 	s.Orders.Config.CollectionTTL = cfg.CollectionTTL
-	if cfg.PublicURL != "" {
-		s.Orders.Config.PayURL = strings.TrimRight(cfg.PublicURL, "/") + "/pay"
-	}
 
 	httpCfg, err := HTTPConfig(cfg)
 	if err != nil {

@@ -21,13 +21,9 @@ func (s *server) newCollectionDetail(r *http.Request, o *cashier.CollectionOrder
 	}
 }
 
-// payURL is the hosted payment page of o: the orders service's PayURL when
-// configured, else this server's /pay/ page under PublicBaseURL or, failing
-// that, the host the request came to.
+// payURL is the hosted payment page of o: this server's /pay/ page under
+// PublicBaseURL or, failing that, the host the request came to.
 func (s *server) payURL(r *http.Request, o *cashier.CollectionOrder) string {
-	if s.svc.Config.PayURL != "" {
-		return s.svc.PayURL(o)
-	}
 	base := s.cfg.PublicBaseURL
 	if base == "" {
 		scheme := "http"

@@ -83,9 +83,8 @@ type Config struct {
 	RateLimits     RateLimits
 	TrustedProxies []netip.Prefix // peers whose X-Forwarded-For is believed; default none
 	ErrorStatus    ErrorStatusMode
-	// PublicBaseURL is where clients reach this server, used for payment
-	// links when the orders service has no PayURL of its own; empty: the
-	// scheme and host of each request.
+	// PublicBaseURL is where customers reach this server, the base of
+	// payment links; empty: the scheme and host of each request.
 	PublicBaseURL string
 }
 

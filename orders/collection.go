@@ -103,11 +103,6 @@ func (s *Service) CreateCollection(ctx context.Context, m *cashier.Merchant, req
 	return o, nil
 }
 
-// PayURL is the hosted payment page of an order.
-func (s *Service) PayURL(o *cashier.CollectionOrder) string {
-	return strings.TrimRight(s.Config.PayURL, "/") + "/" + o.ID
-}
-
 // Collection returns the merchant's collection order with orderNo.
 func (s *Service) Collection(ctx context.Context, m *cashier.Merchant, orderNo string) (*cashier.CollectionOrder, error) {
 	if orderNo == "" {

@@ -45,7 +45,6 @@ type EventWriter interface {
 // Config holds the tunable rules of order handling.
 type Config struct {
 	CollectionTTL   time.Duration // lifetime of a collection order (30 min)
-	PayURL          string        // base of payment links; the order id is appended
 	MaxBatch        int           // most orders in one batch payout
 	MaxPageSize     int           // largest pageSize of the list endpoint
 	DefaultPageSize int

@@ -110,7 +110,6 @@ func newFixture(t *testing.T) *fixture {
 	}
 	f.svc = &orders.Service{Store: st, Registry: config.DefaultRegistry(), Clock: clock, Addresses: address.Validator{},
 		Deposits: depositsByID{}, Funds: f.funds, Events: recordingEvents{}, Config: orders.DefaultConfig}
-	f.svc.Config.PayURL = "https://pay.example/pay"
 	return f
 }
 
@@ -135,9 +134,6 @@ func TestCreateCollection(t *testing.T) {
 	}
 	if !o.ExpireAt.Equal(f.clock.Now().Add(30*time.Minute)) || o.DepositAddress != "deposit-TRON-"+o.ID {
 		t.Fatalf("expiry/deposit = %v %s", o.ExpireAt, o.DepositAddress)
-	}
-	if got := f.svc.PayURL(o); got != "https://pay.example/pay/"+o.ID {
-		t.Fatalf("PayURL = %s", got)
 	}
 	got, err := f.svc.Collection(ctx, f.m, "A-1")
 	if err != nil || got.ID != o.ID || got.CustNo != "C9" {
