@@ -68,6 +68,9 @@ func TestLoadRegistryOverride(t *testing.T) {
 		`{"tokens":[{"chainId":"1","symbol":"NEW"}]}`,
 		`{"tokens":[{"chainId":"1"}]}`,
 		`{"unknown":1}`,
+		`{"networks":[{"chainId":"ARB","evmChainId":0}]}`,                                        // QR codes and signatures need it
+		`{"tokens":[{"chainId":"ETH","symbol":"NEW","contractAddress":"0x1","maxAmount":"10"}]}`, // no minAmount
+		`{"tokens":[{"chainId":"ETH","symbol":"USDT","minAmount":"0"}]}`,
 	} {
 		if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
 			t.Fatal(err)

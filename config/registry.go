@@ -166,7 +166,7 @@ func Apply(r *cashier.Registry, o Override) error {
 			}
 		}
 		if i < 0 {
-			r.Tokens = append(r.Tokens, cashier.Token{Symbol: to.Symbol, Chain: c, Decimals: 6})
+			r.Tokens = append(r.Tokens, cashier.Token{Symbol: to.Symbol, Chain: c, Decimals: 6, WithdrawFee: new(big.Int)})
 			i = len(r.Tokens) - 1
 		}
 		t := &r.Tokens[i]
@@ -196,6 +196,38 @@ func Apply(r *cashier.Registry, o Override) error {
 		}
 		if t.MinAmount != nil && t.MaxAmount != nil && t.MaxAmount.Sign() > 0 && t.MinAmount.Cmp(t.MaxAmount) > 0 {
 			return fmt.Errorf("token %s on %s: minAmount is above maxAmount", t.Symbol, c)
+		}
+	}
+	return Validate(r)
+}
+
+// Validate checks that the registry can serve orders: every EVM network has
+// a chain id (payment QR codes and signatures need it) and every network a
+// valid CREATE2 prefix (deposit addresses need it); every token has a
+// contract and sane bounds.
+func Validate(r *cashier.Registry) error {
+	for _, n := range r.Networks {
+		if n.Chain.IsEVM() && n.EVMChainID <= 0 {
+			return fmt.Errorf("network %s: evmChainId must be set", n.Chain)
+		}
+		if n.Create2Prefix != 0xff && n.Create2Prefix != 0x41 {
+			return fmt.Errorf("network %s: create2Prefix must be 0xff or 0x41", n.Chain)
+		}
+	}
+	for _, t := range r.Tokens {
+		if _, ok := r.Network(t.Chain); !ok {
+			return fmt.Errorf("token %s: network %s is not configured", t.Symbol, t.Chain)
+		}
+		if t.ContractAddress == "" {
+			return fmt.Errorf("token %s on %s: contractAddress is required", t.Symbol, t.Chain)
+		}
+		switch {
+		case t.MinAmount == nil || t.MaxAmount == nil:
+			return fmt.Errorf("token %s on %s: minAmount and maxAmount are required", t.Symbol, t.Chain)
+		case t.MinAmount.Sign() <= 0:
+			return fmt.Errorf("token %s on %s: minAmount must be positive", t.Symbol, t.Chain)
+		case t.WithdrawFee == nil || t.WithdrawFee.Sign() < 0:
+			return fmt.Errorf("token %s on %s: withdrawFee must not be negative", t.Symbol, t.Chain)
 		}
 	}
 	return nil
