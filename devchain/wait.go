@@ -23,17 +23,35 @@ type ReceiptReader interface {
 	TransactionReceipt(ctx context.Context, txHash common.Hash) (*types.Receipt, error)
 }
 
-// WaitMined polls for the receipt of hash until it exists or ctx ends.
+// WaitMined polls for the receipt of hash until it exists or ctx ends. When
+// the client can also report the head (as an ethclient can), it then waits
+// until the receipt's block is the head or below it: go-ethereum indexes a
+// block's receipts a moment before it makes the block the head, and a read
+// at "latest" in that moment would not yet see the transaction's effects.
 func WaitMined(ctx context.Context, client ReceiptReader, hash common.Hash) (*types.Receipt, error) {
 	t := time.NewTicker(PollInterval)
 	defer t.Stop()
+	var r *types.Receipt
 	for {
-		r, err := client.TransactionReceipt(ctx, hash)
-		if err == nil {
-			return r, nil
+		if r == nil {
+			got, err := client.TransactionReceipt(ctx, hash)
+			switch {
+			case err == nil:
+				r = got
+			case !errors.Is(err, ethereum.NotFound) && !IsIndexing(err):
+				return nil, fmt.Errorf("devchain: receipt %s: %w", hash, err)
+			}
 		}
-		if !errors.Is(err, ethereum.NotFound) && !IsIndexing(err) {
-			return nil, fmt.Errorf("devchain: receipt %s: %w", hash, err)
+		if r != nil {
+			head, ok := client.(interface {
+				BlockNumber(context.Context) (uint64, error)
+			})
+			if !ok {
+				return r, nil
+			}
+			if n, err := head.BlockNumber(ctx); err == nil && n >= r.BlockNumber.Uint64() {
+				return r, nil
+			}
 		}
 		select {
 		case <-ctx.Done():
