@@ -46,6 +46,9 @@ type Options struct {
 	TRONBlockInterval time.Duration
 	// Stderr receives the service's logs.
 	Stderr io.Writer
+	// WebhookURL is where the demo cashier's webhooks go (http and loopback
+	// allowed); set on first start only.
+	WebhookURL string
 }
 
 // Sandbox is a running sandbox.
@@ -166,7 +169,7 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 	}
 	sb.closers = append(sb.closers, sb.Service.Close)
 	if info.MerchantID == "" {
-		if err := provision(ctx, sb.Service.Store, info); err != nil {
+		if err := provision(ctx, sb.Service.Store, info, opts.WebhookURL); err != nil {
 			return nil, err
 		}
 	}
@@ -274,7 +277,7 @@ func Registry(info *Info) (*cashier.Registry, error) {
 
 // provision creates the demo merchant, its cashier and a payout contract
 // with deposit factory on every network.
-func provision(ctx context.Context, st cashier.Store, info *Info) error {
+func provision(ctx context.Context, st cashier.Store, info *Info, webhookURL string) error {
 	clock := cashier.SystemClock{}
 	m, err := app.NewMerchant("Sandbox Merchant", clock)
 	if err != nil {
@@ -283,7 +286,7 @@ func provision(ctx context.Context, st cashier.Store, info *Info) error {
 	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateMerchant(ctx, m) }); err != nil {
 		return err
 	}
-	c, err := app.NewCashier(ctx, st, m.ID, "Sandbox Cashier", "", true, clock)
+	c, err := app.NewCashier(ctx, st, m.ID, "Sandbox Cashier", webhookURL, true, clock)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 	fs.DurationVar(&opts.BlockPeriod, "block-period", 0, "EVM dev chain block period (0: a block as soon as a transaction arrives)")
 	fs.DurationVar(&opts.TRONBlockInterval, "tron-block-interval", time.Second, "TRON stand-in block interval")
 	fs.BoolVar(&opts.FreePorts, "free-ports", false, "use any free ports on first start instead of 8080, 8545, 8547 and 8090")
+	fs.StringVar(&opts.WebhookURL, "webhook-url", "", "where the demo cashier's webhooks go (first start only; http and loopback allowed)")
 	cfg := config.Default()
 	cfg.Data = ".sandbox"
 	rest, err := cfg.Load(fs, args, getenv)
