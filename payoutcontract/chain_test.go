@@ -332,12 +332,12 @@ func sum(vs ...*big.Int) *big.Int {
 	return s
 }
 
-func logsOf(rcpt *types.Receipt) payoutcontract.Receipt {
+func logsOf(contract common.Address, rcpt *types.Receipt) payoutcontract.Receipt {
 	var logs []cashier.Log
 	for _, l := range rcpt.Logs {
 		logs = append(logs, payoutcontract.LogFromTypes(l))
 	}
-	r, err := payoutcontract.DecodeLogs(logs)
+	r, err := payoutcontract.DecodeLogs(contract.Hex(), logs)
 	if err != nil {
 		panic(err)
 	}

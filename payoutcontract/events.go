@@ -3,6 +3,7 @@ package payoutcontract
 import (
 	"errors"
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -54,12 +55,16 @@ type Receipt struct {
 	Transfers []TransferEvent
 }
 
-// DecodeLogs picks the payout events out of a receipt's logs and skips all
-// others (token Transfer events and the like). Callers must check Contract:
-// any contract can emit logs with these signatures.
-func DecodeLogs(logs []cashier.Log) (Receipt, error) {
+// DecodeLogs picks the payout events of contract (an address in the same
+// text form as the logs') out of a receipt's logs. Logs of every other
+// contract are skipped unread: any contract can emit logs with these
+// signatures, and a token's malformed log must not hide the payout's own.
+func DecodeLogs(contract string, logs []cashier.Log) (Receipt, error) {
 	var r Receipt
 	for _, l := range logs {
+		if !strings.EqualFold(l.Address, contract) {
+			continue
+		}
 		b, t, err := DecodeLog(l)
 		switch {
 		case errors.Is(err, ErrNotPayoutEvent):

@@ -148,7 +148,7 @@ func checkRecipients(t *testing.T, c *chain, b payoutcontract.Batch) {
 
 func checkEvents(t *testing.T, c *chain, rcpt *types.Receipt, b payoutcontract.Batch, mode payoutcontract.Mode, from common.Address) {
 	t.Helper()
-	ev := logsOf(rcpt)
+	ev := logsOf(c.payout, rcpt)
 	if len(ev.Batches) != 1 {
 		t.Fatalf("%d batch events, want 1", len(ev.Batches))
 	}

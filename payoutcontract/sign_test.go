@@ -199,14 +199,21 @@ func TestDecodeLogSkipsOtherEvents(t *testing.T) {
 	if _, _, err := payoutcontract.DecodeLog(cashier.Log{}); !errors.Is(err, payoutcontract.ErrNotPayoutEvent) {
 		t.Fatalf("anonymous log: %v", err)
 	}
-	r, err := payoutcontract.DecodeLogs([]cashier.Log{transfer})
+	const payout = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+	r, err := payoutcontract.DecodeLogs(payout, []cashier.Log{transfer})
 	if err != nil || len(r.Batches)+len(r.Transfers) != 0 {
 		t.Fatalf("%+v, %v", r, err)
 	}
-	// A payout event with truncated data is an error, not silently skipped.
-	bad := cashier.Log{Topics: [][32]byte{payoutABI.GetABI().Events["PayoutTransfer"].ID, {}, {}}, Data: []byte{1}}
-	if _, err := payoutcontract.DecodeLogs([]cashier.Log{bad}); err == nil || errors.Is(err, payoutcontract.ErrNotPayoutEvent) {
+	// A payout event of the payout contract with truncated data is an
+	// error, not silently skipped; the same log from another contract is
+	// none of the payout contract's business.
+	bad := cashier.Log{Address: payout, Topics: [][32]byte{payoutABI.GetABI().Events["PayoutTransfer"].ID, {}, {}}, Data: []byte{1}}
+	if _, err := payoutcontract.DecodeLogs(payout, []cashier.Log{bad}); err == nil || errors.Is(err, payoutcontract.ErrNotPayoutEvent) {
 		t.Fatalf("truncated PayoutTransfer: %v", err)
+	}
+	bad.Address = transfer.Address
+	if r, err := payoutcontract.DecodeLogs(payout, []cashier.Log{bad, transfer}); err != nil || len(r.Transfers) != 0 {
+		t.Fatalf("another contract's malformed log: %+v, %v", r, err)
 	}
 }
 

@@ -171,7 +171,7 @@ func (r *run) payBatch(ctx context.Context, n *network, b payoutcontract.Batch, 
 		return fmt.Errorf("source: %w", err)
 	}
 
-	ev, err := payoutcontract.DecodeLogs(rc.Logs)
+	ev, err := payoutcontract.DecodeLogs(n.info.PayoutContract, rc.Logs)
 	if err != nil {
 		return fmt.Errorf("decode events: %w", err)
 	}
