@@ -54,11 +54,11 @@ func (r reader) scanMerchant(s scanner) (*cashier.Merchant, error) {
 		return nil, err
 	}
 	m.CreatedAt = fromMillis(created)
-	sk, err := r.sealer.Open(secret)
+	sk, err := r.sealer.Open(secret, sealContext(m.ID, "secret_key"))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: merchant %s secret key: %w", m.ID, err)
 	}
-	wk, err := r.sealer.Open(webhook)
+	wk, err := r.sealer.Open(webhook, sealContext(m.ID, "webhook_key"))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: merchant %s webhook key: %w", m.ID, err)
 	}

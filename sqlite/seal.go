@@ -17,10 +17,13 @@ import (
 
 // Sealer encrypts merchant secrets before they reach the database and
 // decrypts them on the way out. The key lives outside the database, so a
-// copy of the database file alone yields no usable secret.
+// copy of the database file alone yields no usable secret. The context
+// names where a value belongs (merchant and field) and must be the same to
+// open it: someone able to write the database cannot move a sealed secret
+// they know (their own merchant's) into another merchant's row.
 type Sealer interface {
-	Seal(plaintext []byte) ([]byte, error)
-	Open(sealed []byte) ([]byte, error)
+	Seal(plaintext, context []byte) ([]byte, error)
+	Open(sealed, context []byte) ([]byte, error)
 }
 
 // MasterKeySize is the length of the AES-256 master key in bytes.
@@ -52,29 +55,35 @@ func NewAESSealer(key []byte) (*AESSealer, error) {
 	return &AESSealer{aead: aead}, nil
 }
 
-// Seal returns version || nonce || ciphertext+tag.
-func (s *AESSealer) Seal(plaintext []byte) ([]byte, error) {
+// Seal returns version || nonce || ciphertext+tag, with context as the
+// GCM additional data.
+func (s *AESSealer) Seal(plaintext, context []byte) ([]byte, error) {
 	ns := s.aead.NonceSize()
 	out := make([]byte, 1+ns, 1+ns+len(plaintext)+s.aead.Overhead())
 	out[0] = sealV1
 	if _, err := rand.Read(out[1:]); err != nil {
 		return nil, err
 	}
-	return s.aead.Seal(out, out[1:], plaintext, nil), nil
+	return s.aead.Seal(out, out[1:], plaintext, context), nil
 }
 
 // Open reverses Seal. It fails when the value was sealed under another key
-// or altered.
-func (s *AESSealer) Open(sealed []byte) ([]byte, error) {
+// or another context, or altered.
+func (s *AESSealer) Open(sealed, context []byte) ([]byte, error) {
 	ns := s.aead.NonceSize()
 	if len(sealed) < 1+ns+s.aead.Overhead() || sealed[0] != sealV1 {
 		return nil, errors.New("sqlite: sealed value has an unknown format")
 	}
-	p, err := s.aead.Open(nil, sealed[1:1+ns], sealed[1+ns:], nil)
+	p, err := s.aead.Open(nil, sealed[1:1+ns], sealed[1+ns:], context)
 	if err != nil {
-		return nil, errors.New("sqlite: cannot open sealed value (wrong master key?)")
+		return nil, errors.New("sqlite: cannot open sealed value (wrong master key, or moved from another row?)")
 	}
 	return p, nil
+}
+
+// sealContext binds a merchant's sealed field to the merchant and field.
+func sealContext(merchantID, field string) []byte {
+	return []byte("cashier/merchant/" + merchantID + "/" + field)
 }
 
 // LoadOrCreateMasterKey reads the master key from path, or creates the file

@@ -15,12 +15,12 @@ func TestAESSealer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := []byte("sk_live_secret")
-	a, err := s.Seal(plain)
+	plain, ctx := []byte("sk_live_secret"), []byte("cashier/merchant/m1/secret_key")
+	a, err := s.Seal(plain, ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := s.Seal(plain)
+	b, _ := s.Seal(plain, ctx)
 	if bytes.Equal(a, b) {
 		t.Fatal("two seals of one plaintext are equal: the nonce is not random")
 	}
@@ -28,25 +28,28 @@ func TestAESSealer(t *testing.T) {
 		t.Fatal("sealed value contains the plaintext")
 	}
 	for _, sealed := range [][]byte{a, b} {
-		if got, err := s.Open(sealed); err != nil || !bytes.Equal(got, plain) {
+		if got, err := s.Open(sealed, ctx); err != nil || !bytes.Equal(got, plain) {
 			t.Fatalf("Open = %q, %v", got, err)
 		}
 	}
-	if got, err := s.Open(mustSeal(t, s, nil)); err != nil || len(got) != 0 {
+	if got, err := s.Open(mustSeal(t, s, nil), nil); err != nil || len(got) != 0 {
 		t.Fatalf("empty plaintext: %q, %v", got, err)
 	}
 
 	tampered := bytes.Clone(a)
 	tampered[len(tampered)-1] ^= 1
-	if _, err := s.Open(tampered); err == nil {
+	if _, err := s.Open(tampered, ctx); err == nil {
 		t.Error("tampered value opened")
 	}
-	if _, err := s.Open(a[:10]); err == nil {
+	if _, err := s.Open(a[:10], ctx); err == nil {
 		t.Error("truncated value opened")
 	}
 	other, _ := NewAESSealer(newKey(t))
-	if _, err := other.Open(a); err == nil {
+	if _, err := other.Open(a, ctx); err == nil {
 		t.Error("value opened under another key")
+	}
+	if _, err := s.Open(a, []byte("cashier/merchant/m2/secret_key")); err == nil {
+		t.Error("value opened in another context")
 	}
 	if _, err := NewAESSealer(make([]byte, 16)); err == nil {
 		t.Error("a 16-byte key was accepted")
@@ -55,7 +58,7 @@ func TestAESSealer(t *testing.T) {
 
 func mustSeal(t *testing.T, s Sealer, p []byte) []byte {
 	t.Helper()
-	b, err := s.Seal(p)
+	b, err := s.Seal(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -616,3 +616,25 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Fatalf("%d orders, want %d", total, n)
 	}
 }
+
+// A sealed secret moved into another merchant's row does not open: someone
+// able to write the database cannot give a merchant a secret they know.
+func TestSealedSecretsAreBoundToTheirRow(t *testing.T) {
+	db := openTest(t)
+	if _, err := db.write.Exec(`UPDATE merchants SET secret_key_sealed = (SELECT secret_key_sealed FROM merchants WHERE id = 'm2') WHERE id = 'm1'`); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := db.Merchant(ctx, "m1"); err == nil {
+		t.Fatalf("m1 opened with m2's sealed secret: %q", m.SecretKey)
+	}
+	if _, err := db.Merchant(ctx, "m2"); err != nil {
+		t.Fatalf("m2 itself: %v", err)
+	}
+	// Nor does a webhook key moved into the secret key's column.
+	if _, err := db.write.Exec(`UPDATE merchants SET secret_key_sealed = webhook_key_sealed WHERE id = 'm2'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Merchant(ctx, "m2"); err == nil {
+		t.Fatal("a webhook key opened as the secret key")
+	}
+}

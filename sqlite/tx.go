@@ -27,11 +27,11 @@ func (t *tx) CreateMerchant(ctx context.Context, m *cashier.Merchant) error {
 	if m.APIKey == "" {
 		return cashier.Errorf(cashier.EInvalid, "merchant %s has no API key", m.ID)
 	}
-	secret, err := t.sealer.Seal([]byte(m.SecretKey))
+	secret, err := t.sealer.Seal([]byte(m.SecretKey), sealContext(m.ID, "secret_key"))
 	if err != nil {
 		return fmt.Errorf("sqlite: seal secret key: %w", err)
 	}
-	webhook, err := t.sealer.Seal([]byte(m.WebhookKey))
+	webhook, err := t.sealer.Seal([]byte(m.WebhookKey), sealContext(m.ID, "webhook_key"))
 	if err != nil {
 		return fmt.Errorf("sqlite: seal webhook key: %w", err)
 	}
