@@ -30,6 +30,9 @@ const usage = `usage: cashier COMMAND [flags]
 commands:
   serve                 run the service (flags: cashier serve -h)
   sandbox               run the service with in-process dev chains and demo data
+                        (--only chains|service runs one half: cashier sandbox -h)
+  sandbox pay           pay a sandbox collection order from the demo customer wallet:
+                        --data DIR --order ORDER_NO [--amount X] [--symbol S] [--merchant ID]
   merchant create       create a merchant: --data DIR --name NAME
   cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
