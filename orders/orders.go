@@ -50,6 +50,10 @@ type Config struct {
 	DefaultPageSize int
 	MaxOrderNoLen   int
 	MaxTextLen      int // remark, custNo, redirectUrl
+
+	// LateWindow is how long after expiry a full payment still completes
+	// an order (see decisions.md).
+	LateWindow time.Duration
 }
 
 // DefaultConfig are the documented defaults (see decisions.md).
@@ -60,6 +64,7 @@ var DefaultConfig = Config{
 	DefaultPageSize: 20,
 	MaxOrderNoLen:   64,
 	MaxTextLen:      256,
+	LateWindow:      7 * 24 * time.Hour,
 }
 
 // Service carries out merchant order operations.
