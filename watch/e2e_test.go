@@ -188,7 +188,9 @@ func (e *env) waitStatus(orderNo, status, paid string) *client.Collection {
 	return nil
 }
 
-func sameHash(a, b string) bool { return strings.EqualFold(strings.TrimPrefix(a, "0x"), strings.TrimPrefix(b, "0x")) }
+func sameHash(a, b string) bool {
+	return strings.EqualFold(strings.TrimPrefix(a, "0x"), strings.TrimPrefix(b, "0x"))
+}
 
 // The acceptance path: a wallet outside the service pays ETH, ARB and TRON
 // orders; each turns SUCCESS with the wallet's transaction as txId, and a
