@@ -206,4 +206,6 @@ func (r *rig) reload(t testing.TB, id string) (*cashier.CollectionOrder, []cashi
 	return o, ps
 }
 
-func stringsContains(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+func stringsContains(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
