@@ -43,6 +43,10 @@ type Config struct {
 	ARBRPC     string
 	TRONAPI    string
 	TRONAPIKey string
+
+	LateWindow    time.Duration // after expiry, how long a full payment still completes an order
+	WatchInterval time.Duration // pause between chain watcher rounds
+	ScanChunk     int           // blocks per transfer scan query
 }
 
 // Default is the configuration before flags and environment.
@@ -69,6 +73,10 @@ func Default() Config {
 		WebhookSchedule: "1m,5m,30m,2h,24h",
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
+
+		LateWindow:    7 * 24 * time.Hour,
+		WatchInterval: time.Second,
+		ScanChunk:     1000,
 	}
 }
 
@@ -136,6 +144,9 @@ func (c *Config) Validate() error {
 	}
 	if c.CollectionTTL <= 0 {
 		return fmt.Errorf("collection-ttl must be positive, or every collection order would be created expired")
+	}
+	if c.LateWindow < 0 || c.WatchInterval <= 0 || c.ScanChunk < 1 {
+		return fmt.Errorf("late-window must not be negative, watch-interval and scan-chunk must be positive")
 	}
 	return nil
 }
@@ -208,5 +219,8 @@ func (c *Config) fields() []field {
 		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
+		f("CASHIER_LATE_WINDOW", "late-window", "after expiry, how long a full payment still completes a collection order", dur(&c.LateWindow)),
+		f("CASHIER_WATCH_INTERVAL", "watch-interval", "pause between chain watcher rounds", dur(&c.WatchInterval)),
+		f("CASHIER_SCAN_CHUNK", "scan-chunk", "blocks per transfer scan query of the chain watcher", num(&c.ScanChunk)),
 	}
 }

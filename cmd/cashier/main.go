@@ -39,6 +39,7 @@ commands:
   webhook log           show an event's delivery log: --data DIR --event ID
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
+  collection cancel     cancel a PENDING collection order: --data DIR --order ORDER_NO --merchant ID
 `
 
 // run is the whole program with its outside world passed in, so tests can
@@ -49,7 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("no command")
 	}
 	cmd, rest := args[0], args[1:]
-	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook") && len(rest) > 0 {
+	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "collection") && len(rest) > 0 {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
@@ -65,6 +66,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return contractCreate(ctx, rest, getenv, stdout, stderr)
 	case "webhook log", "webhook resend", "webhook test":
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
+	case "collection cancel":
+		return collectionCancel(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
