@@ -33,6 +33,8 @@ commands:
   merchant create       create a merchant: --data DIR --name NAME
   cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
+  contract update       change a contract's webhook URL: --data DIR --id ID --webhook-url URL
+  contract disable      stop payouts through a contract: --data DIR --id ID (contract enable: resume)
   webhook log           show an event's delivery log: --data DIR --event ID
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
@@ -60,6 +62,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cashierCreate(ctx, rest, getenv, stdout, stderr)
 	case "contract create":
 		return contractCreate(ctx, rest, getenv, stdout, stderr)
+	case "contract update", "contract disable", "contract enable":
+		return contractChange(ctx, cmd, rest, getenv, stdout, stderr)
 	case "webhook log", "webhook resend", "webhook test":
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
