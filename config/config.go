@@ -43,6 +43,8 @@ type Config struct {
 	ARBRPC     string
 	TRONAPI    string
 	TRONAPIKey string
+
+	ServiceKeys string // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
 }
 
 // Default is the configuration before flags and environment.
@@ -208,5 +210,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
+		f("CASHIER_SERVICE_KEYS", "-", "", str(&c.ServiceKeys)),
 	}
 }
