@@ -56,6 +56,7 @@ type Reader interface {
 	SeenPayments(ctx context.Context, c Chain) ([]Payment, error)
 	// Cursor returns c's watcher position; a zero cursor when none is stored.
 	Cursor(ctx context.Context, c Chain) (ChainCursor, error)
+	PayoutReader
 }
 
 // Tx is a Reader and writer inside one transaction.
@@ -89,6 +90,7 @@ type Tx interface {
 	UpdatePayment(ctx context.Context, p *Payment) error
 	// SetCursor stores c's watcher position.
 	SetCursor(ctx context.Context, c ChainCursor) error
+	PayoutWriter
 }
 
 // CollectionFilter selects a merchant's collection orders for the list

@@ -47,6 +47,7 @@ type Config struct {
 	LateWindow    time.Duration // after expiry, how long a full payment still completes an order
 	WatchInterval time.Duration // pause between chain watcher rounds
 	ScanChunk     int           // blocks per transfer scan query
+	ServiceKeys   string        // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
 }
 
 // Default is the configuration before flags and environment.
@@ -222,5 +223,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_LATE_WINDOW", "late-window", "after expiry, how long a full payment still completes a collection order", dur(&c.LateWindow)),
 		f("CASHIER_WATCH_INTERVAL", "watch-interval", "pause between chain watcher rounds", dur(&c.WatchInterval)),
 		f("CASHIER_SCAN_CHUNK", "scan-chunk", "blocks per transfer scan query of the chain watcher", num(&c.ScanChunk)),
+		f("CASHIER_SERVICE_KEYS", "-", "", str(&c.ServiceKeys)),
 	}
 }

@@ -53,7 +53,8 @@ type Config struct {
 
 	// LateWindow is how long after expiry a full payment still completes
 	// an order (see decisions.md).
-	LateWindow time.Duration
+	LateWindow      time.Duration
+	SettleRetention time.Duration // how long a paid order's settle is kept (see funding.go)
 }
 
 // DefaultConfig are the documented defaults (see decisions.md).
@@ -65,6 +66,7 @@ var DefaultConfig = Config{
 	MaxOrderNoLen:   64,
 	MaxTextLen:      256,
 	LateWindow:      7 * 24 * time.Hour,
+	SettleRetention: time.Hour,
 }
 
 // Service carries out merchant order operations.
