@@ -54,7 +54,7 @@ func Default() Config {
 		LogLevel:      "info",
 		HeaderPrefix:  "Service",
 		SignEncodings: "raw",
-		SignField:     "match",
+		SignField:     "optional",
 		UnknownFields: "reject",
 		ErrorStatus:   "http",
 		RecvWindow:    30 * time.Second,
@@ -105,7 +105,7 @@ func (c *Config) Validate() error {
 		ok      []string
 	}{
 		{"mode", c.Mode, []string{"production", "sandbox"}},
-		{"sign-field", c.SignField, []string{"match", "ignore"}},
+		{"sign-field", c.SignField, []string{"optional", "require", "match", "ignore"}},
 		{"unknown-fields", c.UnknownFields, []string{"reject", "ignore"}},
 		{"error-status", c.ErrorStatus, []string{"http", "always200"}},
 		{"log-level", c.LogLevel, []string{"debug", "info", "warn", "error"}},
@@ -189,7 +189,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_LOG_LEVEL", "log-level", "debug, info, warn or error", str(&c.LogLevel)),
 		f("CASHIER_HEADER_PREFIX", "header-prefix", "brand prefix of the API header names", str(&c.HeaderPrefix)),
 		f("CASHIER_SIGN_ENCODINGS", "sign-encodings", "accepted signature value encodings: raw, urlencoded or raw,urlencoded", str(&c.SignEncodings)),
-		f("CASHIER_SIGN_FIELD", "sign-field", "body field sign of collection create: match or ignore", str(&c.SignField)),
+		f("CASHIER_SIGN_FIELD", "sign-field", "body field sign: optional (must equal the header when sent), require (also required on collection create; match is an alias) or ignore", str(&c.SignField)),
 		f("CASHIER_UNKNOWN_FIELDS", "unknown-fields", "unknown request fields: reject or ignore", str(&c.UnknownFields)),
 		f("CASHIER_ERROR_STATUS", "error-status", "HTTP status of errors: http or always200", str(&c.ErrorStatus)),
 		f("CASHIER_RECV_WINDOW", "recv-window", "default request validity window", dur(&c.RecvWindow)),

@@ -85,7 +85,7 @@ func (s *server) authenticate(w http.ResponseWriter, r *http.Request, mode authM
 		if !isString {
 			return nil, cashier.Errorf(cashier.EInvalidType, "sign must be a JSON string")
 		}
-		if s.cfg.SignField == SignFieldMatch && !sign.Equal(bodySig, sig) {
+		if s.cfg.SignField != SignFieldIgnore && !sign.Equal(bodySig, sig) {
 			return nil, cashier.Errorf(cashier.EBadSignature, "body field sign does not equal the %s header", s.hdr.SignatureV2)
 		}
 	}

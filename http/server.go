@@ -29,8 +29,14 @@ import (
 type SignFieldPolicy string
 
 const (
-	// SignFieldMatch requires the field on collection create and, wherever
+	// SignFieldOptional (the default) accepts a request without the field:
+	// the provider's own client sends none and the header signature alone
+	// authenticates. When the field is sent it must equal the header.
+	SignFieldOptional SignFieldPolicy = "optional"
+	// SignFieldRequire requires the field on collection create and, wherever
 	// it is sent, requires it to equal the Signature-V2 header.
+	SignFieldRequire SignFieldPolicy = "require"
+	// SignFieldMatch is the earlier name of SignFieldRequire, still accepted.
 	SignFieldMatch SignFieldPolicy = "match"
 	// SignFieldIgnore accepts and ignores the field everywhere.
 	SignFieldIgnore SignFieldPolicy = "ignore"
@@ -94,7 +100,7 @@ func DefaultConfig() Config {
 		HeaderPrefix:  sign.DefaultPrefix,
 		Window:        sign.DefaultWindow,
 		Encodings:     []sign.Encoding{sign.Raw},
-		SignField:     SignFieldMatch,
+		SignField:     SignFieldOptional,
 		UnknownFields: UnknownReject,
 		MaxBodyBytes:  DefaultMaxBodyBytes,
 		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys},
@@ -116,9 +122,11 @@ func (c Config) withDefaults() (Config, error) {
 	switch c.SignField {
 	case "":
 		c.SignField = d.SignField
-	case SignFieldMatch, SignFieldIgnore:
+	case SignFieldMatch:
+		c.SignField = SignFieldRequire
+	case SignFieldOptional, SignFieldRequire, SignFieldIgnore:
 	default:
-		return c, fmt.Errorf("http: unknown sign field policy %q (use match or ignore)", c.SignField)
+		return c, fmt.Errorf("http: unknown sign field policy %q (use optional, require or ignore)", c.SignField)
 	}
 	switch c.UnknownFields {
 	case "":
