@@ -87,7 +87,9 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Schedule:     schedule,
 		Workers:      cfg.WebhookWorkers,
 		Lease:        cfg.WebhookLease,
-	}, s.Store, s.Store, s.Clock, s.Logger.With("component", "webhook"))
+		Scheme:       sign.WebhookScheme(cfg.WebhookSignature),
+		Strings:      cfg.WebhookBody == "strings",
+	}, s.Store, s.Store, s.Clock, s.Logger) // the dispatcher names its component itself
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +101,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Addresses: address.Validator{},
 		Deposits:  Deposits{Store: s.Store, Registry: s.Registry},
 		Funds:     Funds{Clients: s.Chains},
-		Events:    webhook.NewWriter(s.Registry),
+		Events:    &webhook.Writer{Registry: s.Registry, Strings: cfg.WebhookBody == "strings", Scheme: sign.WebhookScheme(cfg.WebhookSignature)},
 		Config:    orders.DefaultConfig,
 	}
 	s.Orders.Config.CollectionTTL = cfg.CollectionTTL

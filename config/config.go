@@ -43,6 +43,10 @@ type Config struct {
 	ARBRPC     string
 	TRONAPI    string
 	TRONAPIKey string
+
+	WebhookSignature string // Signature-V2 scheme: raw or sorted
+	WebhookBody      string // body value types: typed or strings
+	IPv6Prefix       int    // rate-limit bucket of an IPv6 client: its /N prefix
 }
 
 // Default is the configuration before flags and environment.
@@ -69,6 +73,10 @@ func Default() Config {
 		WebhookSchedule: "1m,5m,30m,2h,24h",
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
+
+		WebhookSignature: "raw",
+		WebhookBody:      "typed",
+		IPv6Prefix:       64,
 	}
 }
 
@@ -109,6 +117,8 @@ func (c *Config) Validate() error {
 		{"unknown-fields", c.UnknownFields, []string{"reject", "ignore"}},
 		{"error-status", c.ErrorStatus, []string{"http", "always200"}},
 		{"log-level", c.LogLevel, []string{"debug", "info", "warn", "error"}},
+		{"webhook-signature", c.WebhookSignature, []string{"raw", "sorted"}},
+		{"webhook-body", c.WebhookBody, []string{"typed", "strings"}},
 	}
 	for _, ch := range choices {
 		found := false
@@ -133,6 +143,9 @@ func (c *Config) Validate() error {
 	}
 	if c.FutureSkew < 0 {
 		return fmt.Errorf("future-skew must not be negative, or no request time would be accepted")
+	}
+	if c.IPv6Prefix < 1 || c.IPv6Prefix > 128 {
+		return fmt.Errorf("ipv6-prefix must be between 1 and 128")
 	}
 	if c.CollectionTTL <= 0 {
 		return fmt.Errorf("collection-ttl must be positive, or every collection order would be created expired")
@@ -208,5 +221,8 @@ func (c *Config) fields() []field {
 		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
+		f("CASHIER_WEBHOOK_SIGNATURE", "webhook-signature", "webhook Signature-V2: raw (body + &time=) or sorted (key=value + &time=)", str(&c.WebhookSignature)),
+		f("CASHIER_WEBHOOK_BODY", "webhook-body", "webhook body values: typed (documented number types) or strings (every value a string)", str(&c.WebhookBody)),
+		f("CASHIER_IPV6_PREFIX", "ipv6-prefix", "rate limits count an IPv6 client by this prefix length", num(&c.IPv6Prefix)),
 	}
 }

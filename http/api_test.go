@@ -217,7 +217,7 @@ func TestCreatePayoutAndDetail(t *testing.T) {
 	d = r.data()
 	checkTypes(t, "payout detail", d, payoutDetailTypes)
 	want := map[string]any{"orderNo": "P1", "contractId": tronK, "chainId": "TRON", "recipient": tronRecip, "amount": "10.50", "symbol": "USDT",
-		"fromAddress": "", "remark": "salary", "txId": "", "status": "PENDING", "fee": "1.00", "gasAmount": ""}
+		"fromAddress": tronContract, "remark": "salary", "txId": "", "status": "PENDING", "fee": "1.00", "gasAmount": ""}
 	for k, v := range want {
 		if d[k] != v {
 			t.Errorf("detail %s = %v, want %v", k, d[k], v)
