@@ -84,11 +84,13 @@ func Default() Config {
 // flags it registers). It returns the remaining arguments.
 func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) string) ([]string, error) {
 	fields := c.fields()
+	explicit := map[string]bool{} // set by the environment or a flag
 	for _, f := range fields {
 		if v := getenv(f.env); v != "" {
 			if err := f.set(v); err != nil {
 				return nil, fmt.Errorf("%s: %w", f.env, err)
 			}
+			explicit[f.flag] = true
 		}
 	}
 	for _, f := range fields {
@@ -97,10 +99,14 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 			if d := f.get(); d != "" {
 				usage += ", default " + d
 			}
-			fs.Func(f.flag, usage+")", f.set)
+			set := f.set
+			fs.Func(f.flag, usage+")", func(v string) error { explicit[f.flag] = true; return set(v) })
 		}
 	}
 	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if err := c.applyRemembered(fields, explicit); err != nil {
 		return nil, err
 	}
 	return fs.Args(), c.Validate()

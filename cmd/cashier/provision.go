@@ -28,7 +28,14 @@ func provisionFlags(ctx context.Context, name string, args []string, getenv func
 		return nil, cfg, fmt.Errorf("%s: unexpected arguments %q", name, rest)
 	}
 	st, err := app.OpenStore(ctx, cfg)
-	return st, cfg, err
+	if err != nil {
+		return nil, cfg, err
+	}
+	if err := cfg.Remember(true); err != nil { // the settings the directory was created with
+		st.Close()
+		return nil, cfg, err
+	}
+	return st, cfg, nil
 }
 
 func merchantCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
