@@ -135,6 +135,7 @@ func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
 	c.UnknownFields = cashierhttp.UnknownFieldPolicy(cfg.UnknownFields)
 	c.ErrorStatus = cashierhttp.ErrorStatusMode(cfg.ErrorStatus)
 	c.RateLimits.PerKey, c.RateLimits.PerIP, c.RateLimits.PerEndpoint = cfg.RateKey, cfg.RateIP, cfg.RateEndpoint
+	c.RateLimits.IPv6Prefix = cfg.IPv6Prefix
 	c.PublicBaseURL = strings.TrimRight(cfg.PublicURL, "/")
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
