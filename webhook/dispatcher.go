@@ -287,7 +287,7 @@ func (d *Dispatcher) fill(ctx context.Context) (int, error) {
 		if n <= 0 {
 			return total, nil
 		}
-		evs, err := d.outbox.ClaimEvents(ctx, d.cfg.Owner, d.clock.Now(), d.cfg.Lease, n)
+		evs, err := d.claim(ctx, n)
 		if err != nil {
 			return total, err
 		}

@@ -1,3 +1,5 @@
+-- Compatibility with the provider's clients and receivers (issue 9).
+
 -- Numeric identities beside the string ids: typed webhook bodies carry the
 -- provider's documented number types (collection id Long, cashierId and
 -- contractId Integer). One per table, 1, 2, 3, … in insertion order, never
@@ -31,3 +33,11 @@ END;
 CREATE TRIGGER payout_orders_num AFTER INSERT ON payout_orders WHEN NEW.num IS NULL BEGIN
     UPDATE payout_orders SET num = (SELECT IFNULL(MAX(num), 0) + 1 FROM payout_orders) WHERE rowid = NEW.rowid;
 END;
+
+-- Fair webhook claims: the host (and port) of an event's URL, so a claim
+-- can take events round-robin across receiving hosts instead of oldest
+-- first across all of them (one hanging host with thousands of events
+-- would otherwise fill every claim).
+ALTER TABLE events ADD COLUMN claim_host TEXT GENERATED ALWAYS AS (
+    lower(substr(substr(url, instr(url, '://') + 3), 1,
+                 instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1))) VIRTUAL;
