@@ -32,6 +32,7 @@ type Cashier struct {
 	WebhookURL string
 	Status     CashierStatus
 	CreatedAt  time.Time
+	Num        int64 // numeric identity (webhook "cashierId"), assigned on insert
 }
 
 // CashierStatus is the interface's cashier status.
@@ -57,6 +58,7 @@ type Contract struct {
 	// it, and its sweeps move the funds into this payout contract.
 	DepositFactory        string
 	DepositImplementation string // the factory's forwarder implementation
+	Num                   int64  // numeric identity (webhook "contractId"), assigned on insert
 }
 
 // ContractStatus enables or disables payouts through a contract.

@@ -90,7 +90,9 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Schedule:     schedule,
 		Workers:      cfg.WebhookWorkers,
 		Lease:        cfg.WebhookLease,
-	}, s.Store, s.Store, s.Clock, s.Logger.With("component", "webhook"))
+		Scheme:       sign.WebhookScheme(cfg.WebhookSignature),
+		Strings:      cfg.WebhookBody == "strings",
+	}, s.Store, s.Store, s.Clock, s.Logger) // the dispatcher names its component itself
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +104,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Addresses: address.Validator{},
 		Deposits:  Deposits{Store: s.Store, Registry: s.Registry},
 		Funds:     Funds{Clients: s.Chains},
-		Events:    webhook.NewWriter(s.Registry),
+		Events:    &webhook.Writer{Registry: s.Registry, Strings: cfg.WebhookBody == "strings", Scheme: sign.WebhookScheme(cfg.WebhookSignature)},
 		Config:    orders.DefaultConfig,
 	}
 	s.Orders.Config.CollectionTTL = cfg.CollectionTTL
@@ -141,6 +143,7 @@ func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
 	c.UnknownFields = cashierhttp.UnknownFieldPolicy(cfg.UnknownFields)
 	c.ErrorStatus = cashierhttp.ErrorStatusMode(cfg.ErrorStatus)
 	c.RateLimits.PerKey, c.RateLimits.PerIP, c.RateLimits.PerEndpoint = cfg.RateKey, cfg.RateIP, cfg.RateEndpoint
+	c.RateLimits.IPv6Prefix = cfg.IPv6Prefix
 	c.PublicBaseURL = strings.TrimRight(cfg.PublicURL, "/")
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {

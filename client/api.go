@@ -110,10 +110,12 @@ func (c *Client) ListCollections(ctx context.Context, req ListRequest) (*Collect
 	return &out, nil
 }
 
-// CashierInfo returns a cashier's configuration (API key only).
+// CashierInfo returns a cashier's configuration. The call is signed (the
+// endpoint needs only the API key) so that the answer includes webhookUrl
+// and counts against the merchant rather than the caller's IP.
 func (c *Client) CashierInfo(ctx context.Context, cashierID string) (*CashierInfo, error) {
 	var out CashierInfo
-	if err := c.get(ctx, api.PathCashierInfo, url.Values{"cashierId": {cashierID}}, keyOnly, &out); err != nil {
+	if err := c.get(ctx, api.PathCashierInfo, url.Values{"cashierId": {cashierID}}, signed, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -39,6 +39,7 @@ type options struct {
 	clock      cashier.Clock
 	recvWindow time.Duration
 	window     sign.Window
+	scheme     sign.WebhookScheme
 }
 
 // Option configures a Client or VerifyWebhook.
@@ -59,15 +60,25 @@ func WithClock(c cashier.Clock) Option { return func(o *options) { o.clock = c }
 func WithRecvWindow(d time.Duration) Option { return func(o *options) { o.recvWindow = d } }
 
 // WithWebhookWindow sets the time rule VerifyWebhook applies to
-// <P>-Request-Time (default sign.DefaultWindow).
+// <P>-Request-Time (default WebhookWindow: five minutes either way).
 func WithWebhookWindow(w sign.Window) Option { return func(o *options) { o.window = w } }
+
+// WithWebhookScheme sets the Signature-V2 scheme VerifyWebhook checks:
+// sign.WebhookRaw (default) or sign.WebhookSorted, as the service's
+// --webhook-signature setting.
+func WithWebhookScheme(s sign.WebhookScheme) Option { return func(o *options) { o.scheme = s } }
+
+// WebhookWindow is the time rule of VerifyWebhook: the provider's receiver
+// samples accept |now - time| < 5 minutes.
+var WebhookWindow = sign.Window{Default: 5 * time.Minute, Max: 5 * time.Minute, FutureSkew: 5 * time.Minute}
 
 func newOptions(opts []Option) options {
 	o := options{
 		prefix:     sign.DefaultPrefix,
 		httpClient: &http.Client{Timeout: 30 * time.Second},
 		clock:      cashier.SystemClock{},
-		window:     sign.DefaultWindow,
+		window:     WebhookWindow,
+		scheme:     sign.WebhookRaw,
 	}
 	for _, f := range opts {
 		f(&o)

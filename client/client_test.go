@@ -104,7 +104,7 @@ func TestErrorsAreTyped(t *testing.T) {
 func webhookRequest(t *testing.T, key string, at time.Time, body []byte) *http.Request {
 	t.Helper()
 	ts := strconv.FormatInt(at.UnixMilli(), 10)
-	v2, plain, err := sign.Webhook(key, body, ts)
+	v2, plain, err := sign.Webhook(sign.WebhookRaw, key, body, ts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,20 +114,20 @@ func webhookRequest(t *testing.T, key string, at time.Time, body []byte) *http.R
 	r.Header.Set(h.SignatureV2, v2)
 	r.Header.Set(h.Signature, plain)
 	r.Header.Set(h.Event, "Payment")
-	r.Header.Set(h.EventID, "ev_1")
+	r.Header.Set(h.EventID, "evt_1")
 	return r
 }
 
 func TestVerifyWebhook(t *testing.T) {
 	clock := cashier.NewManualClock(t0)
-	body := []byte(`{"eventType":"payment.success","orderNo":"C1","custNo":"u7","status":"SUCCESS","amount":"10.00","blockTime":1763884810000}`)
+	body := []byte(`{"eventId":"evt_1","event":"payment","eventType":"payment.success","orderNo":"C1","custNo":"u7","status":"SUCCESS","amount":"10.00","blockTime":1763884810000}`)
 
 	r := webhookRequest(t, "wk", t0.Add(-2*time.Second), body)
 	ev, raw, err := VerifyWebhook(r, "wk", WithClock(clock))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev.Type != "payment" || ev.ID != "ev_1" || ev.OrderNo != "C1" || ev.CustNo != "u7" || ev.Status != "SUCCESS" || ev.EventType != "payment.success" || ev.Fields["blockTime"] != json.Number("1763884810000") {
+	if ev.Type != "payment" || ev.ID != "evt_1" || ev.OrderNo != "C1" || ev.CustNo != "u7" || ev.Status != "SUCCESS" || ev.EventType != "payment.success" || ev.Fields["blockTime"] != json.Number("1763884810000") {
 		t.Fatalf("%+v", ev)
 	}
 	if !bytes.Equal(raw, body) {
@@ -140,8 +140,21 @@ func TestVerifyWebhook(t *testing.T) {
 
 	for name, r := range map[string]*http.Request{
 		"wrong key": webhookRequest(t, "other", t0, body),
-		"stale":     webhookRequest(t, "wk", t0.Add(-time.Minute), body),
-		"future":    webhookRequest(t, "wk", t0.Add(time.Minute), body),
+		"stale":     webhookRequest(t, "wk", t0.Add(-5*time.Minute-time.Millisecond), body),
+		"future":    webhookRequest(t, "wk", t0.Add(5*time.Minute+time.Millisecond), body),
+		// A captured delivery replayed with a new event id header: the id
+		// is taken from the signed body, and a disagreeing header refused.
+		"replayed with a new event id": func() *http.Request {
+			r := webhookRequest(t, "wk", t0, body)
+			r.Header.Set("Service-Event-Id", "evt_fresh")
+			return r
+		}(),
+		"sorted signature under the raw scheme": func() *http.Request {
+			r := webhookRequest(t, "wk", t0, body)
+			v2, _, _ := sign.Webhook(sign.WebhookSorted, "wk", body, r.Header.Get("Service-Request-Time"))
+			r.Header.Set("Service-Signature-V2", v2)
+			return r
+		}(),
 		"tampered": func() *http.Request {
 			r := webhookRequest(t, "wk", t0, body)
 			r.Body = io.NopCloser(strings.NewReader(strings.Replace(string(body), "10.00", "99.00", 1)))
@@ -156,6 +169,21 @@ func TestVerifyWebhook(t *testing.T) {
 		if _, _, err := VerifyWebhook(r, "wk", WithClock(clock)); !errors.Is(err, ErrWebhook) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+
+	// Four minutes old is inside the provider's five-minute window; the
+	// event type comes from the body even when the header says otherwise.
+	r = webhookRequest(t, "wk", t0.Add(-4*time.Minute), body)
+	r.Header.Set("Service-Event", "payout")
+	if ev, _, err := VerifyWebhook(r, "wk", WithClock(clock)); err != nil || ev.Type != "payment" {
+		t.Fatalf("%+v %v", ev, err)
+	}
+	// The sorted scheme, when chosen, verifies its own signature.
+	r = webhookRequest(t, "wk", t0, body)
+	v2, _, _ := sign.Webhook(sign.WebhookSorted, "wk", body, r.Header.Get("Service-Request-Time"))
+	r.Header.Set("Service-Signature-V2", v2)
+	if _, _, err := VerifyWebhook(r, "wk", WithClock(clock), WithWebhookScheme(sign.WebhookSorted)); err != nil {
+		t.Fatal(err)
 	}
 }
 

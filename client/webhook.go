@@ -12,11 +12,12 @@ import (
 	"github.com/stablecashier/cashier/sign"
 )
 
-// WebhookEvent is a received webhook. The named fields are the ones every
-// event carries; Fields holds the whole body (numbers as json.Number).
+// WebhookEvent is a received webhook. Every named field comes from the
+// signed body, never from a header: headers are not covered by any
+// signature. Fields holds the whole body (numbers as json.Number).
 type WebhookEvent struct {
-	Type      string // <P>-Event header, lower case: payment or payout
-	ID        string // <P>-Event-Id header (or the body's eventId): deduplicate on it
+	Type      string // body event: payment, payout or test
+	ID        string // body eventId: deduplicate on it
 	EventType string // body eventType, e.g. payment.success
 	OrderNo   string
 	CustNo    string
@@ -31,10 +32,17 @@ const maxWebhookBody = 1 << 20
 // a request with a non-200 status so the service retries or reports it.
 var ErrWebhook = errors.New("cashier webhook refused")
 
-// VerifyWebhook checks a received webhook: the <P>-Signature-V2 header over
-// the body with <P>-Request-Time inside the time window, under the webhook
-// key. It returns the parsed event and the raw body, and leaves r.Body
-// readable again for the caller.
+// VerifyWebhook checks a received webhook: the <P>-Signature-V2 header
+// (raw body + "&time=" + <P>-Request-Time by default, WithWebhookScheme for
+// the sorted form) under the webhook key, with <P>-Request-Time within
+// five minutes of now. The event id and type are read from the signed body
+// (a <P>-Event-Id header that disagrees with it is refused). It returns the
+// parsed event and the raw body, and leaves r.Body readable again.
+//
+// A valid signature proves the body came from the service within the time
+// window; it does not make the delivery unique: the service retries, and
+// anyone who captured a delivery can replay it inside the window. Process
+// each eventId once.
 //
 //	ev, body, err := client.VerifyWebhook(r, webhookKey)
 func VerifyWebhook(r *http.Request, webhookKey string, opts ...Option) (*WebhookEvent, []byte, error) {
@@ -56,21 +64,29 @@ func VerifyWebhook(r *http.Request, webhookKey string, opts ...Option) (*Webhook
 	if err := o.window.CheckTime(o.clock.Now(), ts, ""); err != nil {
 		return nil, body, fmt.Errorf("%w: %v", ErrWebhook, err)
 	}
-	if err := sign.VerifyWebhook(webhookKey, body, ts, r.Header.Get(h.SignatureV2)); err != nil {
+	if err := sign.VerifyWebhook(o.scheme, webhookKey, body, ts, r.Header.Get(h.SignatureV2)); err != nil {
 		return nil, body, fmt.Errorf("%w: %v", ErrWebhook, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	ev := &WebhookEvent{Type: strings.ToLower(r.Header.Get(h.Event)), ID: r.Header.Get(h.EventID)}
+	ev := &WebhookEvent{}
 	if err := dec.Decode(&ev.Fields); err != nil {
 		return nil, body, fmt.Errorf("%w: body: %v", ErrWebhook, err)
+	}
+	ev.ID, _ = ev.Fields["eventId"].(string)
+	ev.EventType, _ = ev.Fields["eventType"].(string)
+	ev.Type, _ = ev.Fields["event"].(string)
+	if ev.Type == "" { // bodies written before the event field existed
+		ev.Type, _, _ = strings.Cut(ev.EventType, ".")
 	}
 	ev.OrderNo, _ = ev.Fields["orderNo"].(string)
 	ev.CustNo, _ = ev.Fields["custNo"].(string)
 	ev.Status, _ = ev.Fields["status"].(string)
-	ev.EventType, _ = ev.Fields["eventType"].(string)
 	if ev.ID == "" {
-		ev.ID, _ = ev.Fields["eventId"].(string)
+		return nil, body, fmt.Errorf("%w: body has no eventId", ErrWebhook)
+	}
+	if hid := r.Header.Get(h.EventID); hid != "" && hid != ev.ID {
+		return nil, body, fmt.Errorf("%w: %s %q differs from the signed eventId %q", ErrWebhook, h.EventID, hid, ev.ID)
 	}
 	return ev, body, nil
 }

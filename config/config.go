@@ -44,10 +44,13 @@ type Config struct {
 	TRONAPI    string
 	TRONAPIKey string
 
-	LateWindow    time.Duration // after expiry, how long a full payment still completes an order
-	WatchInterval time.Duration // pause between chain watcher rounds
-	ScanChunk     int           // blocks per transfer scan query
-	ServiceKeys   string        // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
+	LateWindow       time.Duration // after expiry, how long a full payment still completes an order
+	WatchInterval    time.Duration // pause between chain watcher rounds
+	ScanChunk        int           // blocks per transfer scan query
+	ServiceKeys      string        // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
+	WebhookSignature string        // Signature-V2 scheme: raw or sorted
+	WebhookBody      string        // body value types: typed or strings
+	IPv6Prefix       int           // rate-limit bucket of an IPv6 client: its /N prefix
 }
 
 // Default is the configuration before flags and environment.
@@ -59,7 +62,7 @@ func Default() Config {
 		LogLevel:      "info",
 		HeaderPrefix:  "Service",
 		SignEncodings: "raw",
-		SignField:     "match",
+		SignField:     "optional",
 		UnknownFields: "reject",
 		ErrorStatus:   "http",
 		RecvWindow:    30 * time.Second,
@@ -75,9 +78,12 @@ func Default() Config {
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
 
-		LateWindow:    7 * 24 * time.Hour,
-		WatchInterval: time.Second,
-		ScanChunk:     1000,
+		LateWindow:       7 * 24 * time.Hour,
+		WatchInterval:    time.Second,
+		ScanChunk:        1000,
+		WebhookSignature: "raw",
+		WebhookBody:      "typed",
+		IPv6Prefix:       64,
 	}
 }
 
@@ -85,11 +91,13 @@ func Default() Config {
 // flags it registers). It returns the remaining arguments.
 func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) string) ([]string, error) {
 	fields := c.fields()
+	explicit := map[string]bool{} // set by the environment or a flag
 	for _, f := range fields {
 		if v := getenv(f.env); v != "" {
 			if err := f.set(v); err != nil {
 				return nil, fmt.Errorf("%s: %w", f.env, err)
 			}
+			explicit[f.flag] = true
 		}
 	}
 	for _, f := range fields {
@@ -98,10 +106,14 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 			if d := f.get(); d != "" {
 				usage += ", default " + d
 			}
-			fs.Func(f.flag, usage+")", f.set)
+			set := f.set
+			fs.Func(f.flag, usage+")", func(v string) error { explicit[f.flag] = true; return set(v) })
 		}
 	}
 	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if err := c.applyRemembered(fields, explicit); err != nil {
 		return nil, err
 	}
 	return fs.Args(), c.Validate()
@@ -114,10 +126,12 @@ func (c *Config) Validate() error {
 		ok      []string
 	}{
 		{"mode", c.Mode, []string{"production", "sandbox"}},
-		{"sign-field", c.SignField, []string{"match", "ignore"}},
+		{"sign-field", c.SignField, []string{"optional", "require", "match", "ignore"}},
 		{"unknown-fields", c.UnknownFields, []string{"reject", "ignore"}},
 		{"error-status", c.ErrorStatus, []string{"http", "always200"}},
 		{"log-level", c.LogLevel, []string{"debug", "info", "warn", "error"}},
+		{"webhook-signature", c.WebhookSignature, []string{"raw", "sorted"}},
+		{"webhook-body", c.WebhookBody, []string{"typed", "strings"}},
 	}
 	for _, ch := range choices {
 		found := false
@@ -142,6 +156,9 @@ func (c *Config) Validate() error {
 	}
 	if c.FutureSkew < 0 {
 		return fmt.Errorf("future-skew must not be negative, or no request time would be accepted")
+	}
+	if c.IPv6Prefix < 1 || c.IPv6Prefix > 128 {
+		return fmt.Errorf("ipv6-prefix must be between 1 and 128")
 	}
 	if c.CollectionTTL <= 0 {
 		return fmt.Errorf("collection-ttl must be positive, or every collection order would be created expired")
@@ -201,7 +218,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_LOG_LEVEL", "log-level", "debug, info, warn or error", str(&c.LogLevel)),
 		f("CASHIER_HEADER_PREFIX", "header-prefix", "brand prefix of the API header names", str(&c.HeaderPrefix)),
 		f("CASHIER_SIGN_ENCODINGS", "sign-encodings", "accepted signature value encodings: raw, urlencoded or raw,urlencoded", str(&c.SignEncodings)),
-		f("CASHIER_SIGN_FIELD", "sign-field", "body field sign of collection create: match or ignore", str(&c.SignField)),
+		f("CASHIER_SIGN_FIELD", "sign-field", "body field sign: optional (must equal the header when sent), require (also required on collection create; match is an alias) or ignore", str(&c.SignField)),
 		f("CASHIER_UNKNOWN_FIELDS", "unknown-fields", "unknown request fields: reject or ignore", str(&c.UnknownFields)),
 		f("CASHIER_ERROR_STATUS", "error-status", "HTTP status of errors: http or always200", str(&c.ErrorStatus)),
 		f("CASHIER_RECV_WINDOW", "recv-window", "default request validity window", dur(&c.RecvWindow)),
@@ -224,5 +241,8 @@ func (c *Config) fields() []field {
 		f("CASHIER_WATCH_INTERVAL", "watch-interval", "pause between chain watcher rounds", dur(&c.WatchInterval)),
 		f("CASHIER_SCAN_CHUNK", "scan-chunk", "blocks per transfer scan query of the chain watcher", num(&c.ScanChunk)),
 		f("CASHIER_SERVICE_KEYS", "-", "", str(&c.ServiceKeys)),
+		f("CASHIER_WEBHOOK_SIGNATURE", "webhook-signature", "webhook Signature-V2: raw (body + &time=) or sorted (key=value + &time=)", str(&c.WebhookSignature)),
+		f("CASHIER_WEBHOOK_BODY", "webhook-body", "webhook body values: typed (documented number types) or strings (every value a string)", str(&c.WebhookBody)),
+		f("CASHIER_IPV6_PREFIX", "ipv6-prefix", "rate limits count an IPv6 client by this prefix length", num(&c.IPv6Prefix)),
 	}
 }

@@ -155,3 +155,56 @@ func TestOverrideDecimalsAndSymbolCase(t *testing.T) {
 		t.Fatal("negative decimals accepted")
 	}
 }
+
+// TestRememberedSettings: a data directory's settings file fills what
+// neither the environment nor a flag sets; both of those still win.
+func TestRememberedSettings(t *testing.T) {
+	dir := t.TempDir()
+	saved := Default()
+	saved.Data, saved.Mode, saved.HeaderPrefix, saved.WebhookSignature, saved.WebhookBody = dir, "sandbox", "Acme", "sorted", "strings"
+	if err := saved.Remember(false); err != nil {
+		t.Fatal(err)
+	}
+	load := func(args []string, env map[string]string) Config {
+		t.Helper()
+		c := Default()
+		if _, err := c.Load(flag.NewFlagSet("t", flag.ContinueOnError), args, func(k string) string { return env[k] }); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := load([]string{"--data", dir}, nil)
+	if c.Mode != "sandbox" || c.HeaderPrefix != "Acme" || c.WebhookSignature != "sorted" || c.WebhookBody != "strings" {
+		t.Fatalf("remembered settings not applied: %+v", c)
+	}
+	c = load([]string{"--data", dir, "--header-prefix", "Other"}, map[string]string{"CASHIER_MODE": "production"})
+	if c.HeaderPrefix != "Other" || c.Mode != "production" || c.WebhookSignature != "sorted" {
+		t.Fatalf("flag or environment lost to the file: %+v", c)
+	}
+	// Provisioning keeps the file it finds; serving rewrites it.
+	other := Default()
+	other.Data = dir
+	if err := other.Remember(true); err != nil {
+		t.Fatal(err)
+	}
+	if c := load([]string{"--data", dir}, nil); c.HeaderPrefix != "Acme" {
+		t.Fatalf("Remember(true) replaced the file: %+v", c)
+	}
+	if err := other.Remember(false); err != nil {
+		t.Fatal(err)
+	}
+	if c := load([]string{"--data", dir}, nil); c.HeaderPrefix != "Service" || c.Mode != "production" {
+		t.Fatalf("Remember(false) kept the old file: %+v", c)
+	}
+	// A broken value in the file is an error naming the file, not ignored.
+	os.WriteFile(filepath.Join(dir, SettingsFile), []byte(`{"mode":"party"}`), 0o600)
+	c2 := Default()
+	if _, err := c2.Load(flag.NewFlagSet("t", flag.ContinueOnError), []string{"--data", dir}, func(string) string { return "" }); err == nil {
+		t.Fatal("invalid remembered mode accepted")
+	}
+	// Settings outside the remembered list are never taken from the file.
+	os.WriteFile(filepath.Join(dir, SettingsFile), []byte(`{"addr":"0.0.0.0:1"}`), 0o600)
+	if c := load([]string{"--data", dir}, nil); c.Addr != Default().Addr {
+		t.Fatalf("addr taken from the file: %s", c.Addr)
+	}
+}

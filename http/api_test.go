@@ -218,7 +218,7 @@ func TestCreatePayoutAndDetail(t *testing.T) {
 	d = r.data()
 	checkTypes(t, "payout detail", d, payoutDetailTypes)
 	want := map[string]any{"orderNo": "P1", "contractId": tronK, "chainId": "TRON", "recipient": tronRecip, "amount": "10.50", "symbol": "USDT",
-		"fromAddress": "", "remark": "salary", "txId": "", "status": "PENDING", "fee": "1.00", "gasAmount": ""}
+		"fromAddress": tronContract, "remark": "salary", "txId": "", "status": "PENDING", "fee": "1.00", "gasAmount": ""}
 	for k, v := range want {
 		if d[k] != v {
 			t.Errorf("detail %s = %v, want %v", k, d[k], v)
@@ -287,8 +287,16 @@ func TestConfigEndpoints(t *testing.T) {
 	d := r.data()
 	checkTypes(t, "cashier info", d, map[string]string{"cashierId": "string", "merchantId": "string", "merchantName": "string",
 		"supportedNetworks": "array", "supportedCoins": "array", "paymentMethods": "array", "webhookUrl": "string", "status": "string", "createdAt": "integer"})
-	if d["merchantName"] != "Acme Shop" || d["status"] != "active" || d["webhookUrl"] != "https://acme.example/hook" || num(d["createdAt"]) != t0.UnixMilli() {
+	// Key only: the public API key does not reveal the webhook URL.
+	if d["merchantName"] != "Acme Shop" || d["status"] != "active" || d["webhookUrl"] != "" || num(d["createdAt"]) != t0.UnixMilli() {
 		t.Fatalf("%v", d)
+	}
+	signedInfo := e.do(request{method: "GET", path: "/admin/api/v2/pub/cashier/info", query: "cashierId=" + cashierID})
+	if signedInfo.data()["webhookUrl"] != "https://acme.example/hook" {
+		t.Fatalf("signed cashier info: %s", signedInfo.raw)
+	}
+	if bad := e.do(request{method: "GET", path: "/admin/api/v2/pub/cashier/info", query: "cashierId=" + cashierID, sigKey: "sk_wrong"}); bad.status != 401 {
+		t.Fatalf("cashier info with a wrong signature: %s", bad.raw)
 	}
 	checkTypes(t, "supported network", d["supportedNetworks"].([]any)[1].(map[string]any), map[string]string{"chainId": "string", "networkName": "string", "symbol": "string", "decimals": "integer"})
 	coin := d["supportedCoins"].([]any)[2].(map[string]any)

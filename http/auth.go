@@ -15,6 +15,7 @@ import (
 type call struct {
 	merchant *cashier.Merchant
 	params   sign.Params
+	signed   bool // the time and signature checked out, not just the key
 }
 
 // authenticate identifies the merchant and, on signed routes, verifies the
@@ -60,7 +61,9 @@ func (s *server) authenticate(w http.ResponseWriter, r *http.Request, mode authM
 	} else if c.params, err = queryParams(r.URL.RawQuery); err != nil {
 		return nil, err
 	}
-	if mode == authKey {
+	if mode == authKey && r.Header.Get(s.hdr.SignatureV2) == "" {
+		// Key only: the key is public (widget URLs carry it), so this
+		// proves nothing beyond knowing it; see keyOnlyChecks.
 		return c, nil
 	}
 
@@ -85,10 +88,11 @@ func (s *server) authenticate(w http.ResponseWriter, r *http.Request, mode authM
 		if !isString {
 			return nil, cashier.Errorf(cashier.EInvalidType, "sign must be a JSON string")
 		}
-		if s.cfg.SignField == SignFieldMatch && !sign.Equal(bodySig, sig) {
+		if s.cfg.SignField != SignFieldIgnore && !sign.Equal(bodySig, sig) {
 			return nil, cashier.Errorf(cashier.EBadSignature, "body field sign does not equal the %s header", s.hdr.SignatureV2)
 		}
 	}
+	c.signed = true
 	return c, nil
 }
 

@@ -53,7 +53,7 @@ func (s *server) qrCode(o *cashier.CollectionOrder) (string, error) {
 }
 
 // decodeCollection reads a create collection request; signRequired makes
-// the body field sign mandatory (policy "match").
+// the body field sign mandatory (policy "require").
 func decodeCollection(p map[string]any, policy UnknownFieldPolicy, signRequired bool) (orders.CollectionRequest, error) {
 	f := newFields(p, "", policy, collectionFields...)
 	req := orders.CollectionRequest{
@@ -70,7 +70,7 @@ func decodeCollection(p map[string]any, policy UnknownFieldPolicy, signRequired 
 }
 
 func (s *server) handleCreateCollection(w http.ResponseWriter, r *http.Request, c *call) error {
-	req, err := decodeCollection(c.params, s.cfg.UnknownFields, s.cfg.SignField == SignFieldMatch)
+	req, err := decodeCollection(c.params, s.cfg.UnknownFields, s.cfg.SignField == SignFieldRequire)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,12 @@ func (s *server) handleCashierInfo(w http.ResponseWriter, r *http.Request, c *ca
 			{Type: "wallet", Name: "Wallet", Enabled: true},
 			{Type: "scan", Name: "Scan QR code", Enabled: true},
 		},
-		WebhookURL: k.WebhookURL, Status: string(k.Status), CreatedAt: cashier.Millis(k.CreatedAt),
+		Status: string(k.Status), CreatedAt: cashier.Millis(k.CreatedAt),
+	}
+	if c.signed {
+		// The webhook URL is configuration a merchant may keep private;
+		// the public API key alone does not reveal it.
+		out.WebhookURL = k.WebhookURL
 	}
 	for _, n := range s.reg.Networks {
 		out.SupportedNetworks = append(out.SupportedNetworks, api.CashierNetwork{ChainID: n.Chain.ConfigID(), NetworkName: n.NetworkName, Symbol: n.Symbol, Decimals: n.Decimals})

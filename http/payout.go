@@ -9,11 +9,11 @@ import (
 	"github.com/stablecashier/cashier/orders"
 )
 
-func newPayoutDetail(o *cashier.PayoutOrder) api.Payout {
+func newPayoutDetail(o *cashier.PayoutOrder, k *cashier.Contract) api.Payout {
 	return api.Payout{
 		OrderNo: o.OrderNo, OrderID: o.ID, ContractID: o.ContractID, ChainID: string(o.Chain),
 		Recipient: o.Recipient, Amount: cashier.FormatAmount(o.Amount, o.Decimals), Symbol: o.Symbol,
-		PayoutType: int(o.PayoutType), FromAddress: o.FromAddress, Remark: o.Remark, TxID: o.TxID,
+		PayoutType: int(o.PayoutType), FromAddress: cashier.PayoutSource(o, k), Remark: o.Remark, TxID: o.TxID,
 		Status: string(o.Status), Fee: cashier.FormatAmount(o.Fee, o.Decimals), GasAmount: o.GasAmount,
 		CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
 	}
@@ -22,7 +22,8 @@ func newPayoutDetail(o *cashier.PayoutOrder) api.Payout {
 // payoutType reads the optional payoutType field: absent means balance
 // mode; a value sent must be 1 or 2 (0 is not taken for "default").
 func payoutType(f *fields) int {
-	_, present := f.p["payoutType"]
+	v, present := f.p["payoutType"]
+	present = present && v != nil // null means absent
 	t := f.integer("payoutType")
 	if f.err == nil && present && t != 1 && t != 2 {
 		f.fail(cashier.EInvalid, "%spayoutType must be 1 (balance) or 2 (allowance)", f.prefix)
@@ -71,7 +72,10 @@ func (s *server) handlePayoutDetail(w http.ResponseWriter, r *http.Request, c *c
 	if err != nil {
 		return err
 	}
-	s.ok(w, r, newPayoutDetail(o))
+	// fromAddress comes from the contract as in the order's webhook; a
+	// contract that cannot be read leaves the order's own field.
+	k, _ := s.store.Contract(r.Context(), o.ContractID)
+	s.ok(w, r, newPayoutDetail(o, k))
 	return nil
 }
 

@@ -48,7 +48,6 @@ func TestCollectionCreateRejections(t *testing.T) {
 		{"window too large", request{params: signed(nil), headers: map[string]string{h.RecvWindow: "120000"}}, 401, "000306", "at most 60000"},
 		{"window not a number", request{params: signed(nil), headers: map[string]string{h.RecvWindow: "soon"}}, 401, "000306", "Rec_Window"},
 		{"sign field differs from header", request{params: withSign(collectionBody(nil), "sk_other", now)}, 401, "000306", "body field sign"},
-		{"sign field missing", request{params: collectionBody(nil)}, 400, "000103", "sign is required"},
 		{"sign field not a string", request{params: collectionBody(map[string]any{"sign": 7})}, 400, "000102", "sign must be a JSON string"},
 		{"too many decimals", request{params: signed(map[string]any{"amount": "1.0000001"})}, 400, "000105", "more than 6 decimal places"},
 		{"negative amount", request{params: signed(map[string]any{"amount": "-1"})}, 400, "000105", "not a plain decimal"},

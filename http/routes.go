@@ -62,7 +62,11 @@ func (s *server) handle(pattern string, auth authMode, h handler) {
 	}
 	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(w, r, rt.auth)
-		if err == nil && c.merchant != nil && !s.applyLimits(w, r, s.merchantChecks(rt, c.merchant.ID)) {
+		if held := info(r).held; held.Limit > 0 && (err != nil || c.merchant == nil) {
+			s.refuseLimited(w, r, held) // not proven: the anonymous limit stands
+			return
+		}
+		if err == nil && c.merchant != nil && !s.applyLimits(w, r, s.callChecks(r, rt, c)) {
 			return
 		}
 		if err == nil {

@@ -29,8 +29,14 @@ import (
 type SignFieldPolicy string
 
 const (
-	// SignFieldMatch requires the field on collection create and, wherever
+	// SignFieldOptional (the default) accepts a request without the field:
+	// the provider's own client sends none and the header signature alone
+	// authenticates. When the field is sent it must equal the header.
+	SignFieldOptional SignFieldPolicy = "optional"
+	// SignFieldRequire requires the field on collection create and, wherever
 	// it is sent, requires it to equal the Signature-V2 header.
+	SignFieldRequire SignFieldPolicy = "require"
+	// SignFieldMatch is the earlier name of SignFieldRequire, still accepted.
 	SignFieldMatch SignFieldPolicy = "match"
 	// SignFieldIgnore accepts and ignores the field everywhere.
 	SignFieldIgnore SignFieldPolicy = "ignore"
@@ -66,6 +72,10 @@ type RateLimits struct {
 	PerIP       int // per client IP (2000)
 	PerEndpoint int // per endpoint and API key, or endpoint and IP for public calls (100)
 	MaxKeys     int // counters kept per window (ratelimit.DefaultMaxKeys)
+	// IPv6Prefix is the prefix length an IPv6 client is counted by: one
+	// subscriber usually holds a whole /64, so counting per address would
+	// let it escape the per-IP limits (64).
+	IPv6Prefix int
 }
 
 // DefaultMaxBodyBytes bounds request bodies.
@@ -94,10 +104,10 @@ func DefaultConfig() Config {
 		HeaderPrefix:  sign.DefaultPrefix,
 		Window:        sign.DefaultWindow,
 		Encodings:     []sign.Encoding{sign.Raw},
-		SignField:     SignFieldMatch,
+		SignField:     SignFieldOptional,
 		UnknownFields: UnknownReject,
 		MaxBodyBytes:  DefaultMaxBodyBytes,
-		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys},
+		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys, IPv6Prefix: 64},
 		ErrorStatus:   StatusHTTP,
 	}
 }
@@ -116,9 +126,11 @@ func (c Config) withDefaults() (Config, error) {
 	switch c.SignField {
 	case "":
 		c.SignField = d.SignField
-	case SignFieldMatch, SignFieldIgnore:
+	case SignFieldMatch:
+		c.SignField = SignFieldRequire
+	case SignFieldOptional, SignFieldRequire, SignFieldIgnore:
 	default:
-		return c, fmt.Errorf("http: unknown sign field policy %q (use match or ignore)", c.SignField)
+		return c, fmt.Errorf("http: unknown sign field policy %q (use optional, require or ignore)", c.SignField)
 	}
 	switch c.UnknownFields {
 	case "":
@@ -150,6 +162,12 @@ func (c Config) withDefaults() (Config, error) {
 	fill(&c.RateLimits.PerEndpoint, d.RateLimits.PerEndpoint)
 	if c.RateLimits.MaxKeys <= 0 {
 		c.RateLimits.MaxKeys = d.RateLimits.MaxKeys
+	}
+	if c.RateLimits.IPv6Prefix == 0 {
+		c.RateLimits.IPv6Prefix = d.RateLimits.IPv6Prefix
+	}
+	if c.RateLimits.IPv6Prefix < 1 || c.RateLimits.IPv6Prefix > 128 {
+		return c, fmt.Errorf("http: IPv6 prefix %d is not between 1 and 128", c.RateLimits.IPv6Prefix)
 	}
 	return c, nil
 }
@@ -202,6 +220,7 @@ type reqInfo struct {
 	merchant string           // merchant id once authenticated, for logs
 	err      error            // the error answered, for logs
 	limit    ratelimit.Result // most constraining rate limit counted so far
+	held     ratelimit.Result // an overflow refusal held back until authentication (Limit > 0)
 }
 
 type ctxKey struct{}
@@ -244,6 +263,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ri))
 	sw := &statusWriter{ResponseWriter: w}
 	sw.Header().Set("X-Request-Id", ri.trace)
+	setSecurityHeaders(sw.Header())
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -259,7 +279,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	_, pattern := s.mux.Handler(r)
 	rt := s.routes[pattern]
-	if !s.applyLimits(sw, r, s.callerChecks(r, rt)) {
+	if !s.applyLimitsDeferring(sw, r, s.callerChecks(r, rt), rt != nil && rt.auth != authPublic) {
 		return
 	}
 	if rt == nil {
@@ -299,7 +319,7 @@ const (
 
 // callerChecks are the limits counted before authentication.
 func (s *server) callerChecks(r *http.Request, rt *route) []ratelimit.Check {
-	ip := s.clientIP(r).String()
+	ip := s.ipBucket(s.clientIP(r))
 	checks := []ratelimit.Check{{Rule: ruleIP, Bucket: ip, Limit: s.cfg.RateLimits.PerIP}}
 	if rt == nil || rt.auth == authPublic {
 		endpoint := "unknown"
@@ -314,8 +334,8 @@ func (s *server) callerChecks(r *http.Request, rt *route) []ratelimit.Check {
 // merchantChecks are the limits counted once the merchant is proven.
 func (s *server) merchantChecks(rt *route, merchantID string) []ratelimit.Check {
 	return []ratelimit.Check{
-		{Rule: ruleKey, Bucket: merchantID, Limit: s.cfg.RateLimits.PerKey},
-		{Rule: ruleEndpoint, Bucket: rt.pattern + " merchant:" + merchantID, Limit: s.cfg.RateLimits.PerEndpoint},
+		{Rule: ruleKey, Bucket: merchantID, Limit: s.cfg.RateLimits.PerKey, Authenticated: true},
+		{Rule: ruleEndpoint, Bucket: rt.pattern + " merchant:" + merchantID, Limit: s.cfg.RateLimits.PerEndpoint, Authenticated: true},
 	}
 }
 
@@ -323,8 +343,20 @@ func (s *server) merchantChecks(rt *route, merchantID string) []ratelimit.Check 
 // constraining limit seen so far in this request, and answers 429 when one
 // is exhausted (reporting false).
 func (s *server) applyLimits(w http.ResponseWriter, r *http.Request, checks []ratelimit.Check) bool {
+	return s.applyLimitsDeferring(w, r, checks, false)
+}
+
+// applyLimitsDeferring is applyLimits; with deferOverflow a refusal by the
+// shared overflow counter (the anonymous table is full, the caller's own
+// IP has no counter) is held back until authentication: a proven merchant
+// goes ahead on its own buckets, anyone else gets the 429 then.
+func (s *server) applyLimitsDeferring(w http.ResponseWriter, r *http.Request, checks []ratelimit.Check, deferOverflow bool) bool {
 	res := s.limiter.Allow(checks...)
 	ri := info(r)
+	if !res.Allowed && res.Overflow && deferOverflow {
+		ri.held = res
+		return true
+	}
 	if res.Limit > 0 && (ri.limit.Limit == 0 || !res.Allowed || res.Remaining < ri.limit.Remaining) {
 		ri.limit = res
 	}
@@ -337,10 +369,37 @@ func (s *server) applyLimits(w http.ResponseWriter, r *http.Request, checks []ra
 	if res.Allowed {
 		return true
 	}
+	s.refuseLimited(w, r, res)
+	return false
+}
+
+// refuseLimited answers 429 for the refusing result res.
+func (s *server) refuseLimited(w http.ResponseWriter, r *http.Request, res ratelimit.Result) {
 	w.Header().Set("Retry-After", strconv.Itoa(int(res.RetryAfter(s.clock.Now())/time.Second)))
 	s.error(w, r, cashier.Errorf(cashier.ERateLimited, "rate limit exceeded: %d requests per minute %s; retry after %s",
 		res.Limit, ruleText(res.Rule), res.Reset.UTC().Format(time.RFC3339)))
-	return false
+}
+
+// ipBucket is the per-IP rate-limit bucket of a client: the address for
+// IPv4, its configured prefix for IPv6.
+func (s *server) ipBucket(a netip.Addr) string {
+	if a.Is6() && !a.Is4In6() {
+		if p, err := a.Prefix(s.cfg.RateLimits.IPv6Prefix); err == nil {
+			return p.String()
+		}
+	}
+	return a.String()
+}
+
+// callChecks are the limits of an authenticated call: a signed call counts
+// against its merchant; a key-only call (cashier info without a signature)
+// proves only that the caller knows the public API key, so it counts per
+// endpoint and client IP instead and never spends the merchant's quota.
+func (s *server) callChecks(r *http.Request, rt *route, c *call) []ratelimit.Check {
+	if c.signed {
+		return s.merchantChecks(rt, c.merchant.ID)
+	}
+	return []ratelimit.Check{{Rule: ruleEndpoint, Bucket: rt.pattern + " ip:" + s.ipBucket(s.clientIP(r)), Limit: s.cfg.RateLimits.PerEndpoint}}
 }
 
 // clientIP is the peer address, or, when the peer is a trusted proxy, the

@@ -192,11 +192,14 @@ func (s *Service) addCollectionEvent(ctx context.Context, tx cashier.Tx, o *cash
 // merchantCashier loads a cashier and hides other merchants' cashiers.
 func (s *Service) merchantCashier(ctx context.Context, r cashier.Reader, m *cashier.Merchant, id string) (*cashier.Cashier, error) {
 	c, err := r.Cashier(ctx, id)
+	if missing(err) {
+		return nil, cashierNotFound(id)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if c.MerchantID != m.ID {
-		return nil, cashier.Errorf(cashier.ECashierNotFound, "cashier %s does not exist", id)
+		return nil, cashierNotFound(id)
 	}
 	return c, nil
 }

@@ -145,11 +145,14 @@ func (s *Service) payoutContract(ctx context.Context, m *cashier.Merchant, contr
 		return nil, 0, "", cashier.Errorf(cashier.EInvalid, "payoutType must be 1 (balance) or 2 (allowance)")
 	}
 	k, err := s.Store.Contract(ctx, contractID)
+	if missing(err) {
+		return nil, 0, "", contractNotFound(contractID)
+	}
 	if err != nil {
 		return nil, 0, "", err
 	}
 	if k.MerchantID != m.ID {
-		return nil, 0, "", cashier.Errorf(cashier.EContractNotFound, "contract %s does not exist", contractID)
+		return nil, 0, "", contractNotFound(contractID)
 	}
 	if k.Status != cashier.ContractActive {
 		return nil, 0, "", cashier.Errorf(cashier.EInvalidStatus, "contract %s is %s", k.ID, k.Status)

@@ -6,6 +6,9 @@
 // is bounded: all counters belong to the current window and are dropped when
 // the minute turns, and at most MaxKeys distinct keys are tracked within one
 // window; keys beyond that share one overflow counter per rule.
+// Authenticated checks (buckets of proven merchants) have their own table
+// with its own bound, so anonymous traffic filling its table can never push
+// a merchant's counters into a shared overflow.
 package ratelimit
 
 import (
@@ -30,6 +33,9 @@ type Check struct {
 	Rule   string
 	Bucket string
 	Limit  int
+	// Authenticated marks a bucket of a proven caller: it is counted in a
+	// table anonymous buckets cannot fill.
+	Authenticated bool
 }
 
 // Result is the outcome of Allow for the most constraining applicable check:
@@ -41,6 +47,9 @@ type Result struct {
 	Limit     int
 	Remaining int
 	Reset     time.Time // end of the current window
+	// Overflow reports a refusal by the shared overflow counter of a full
+	// anonymous table rather than by the caller's own bucket.
+	Overflow bool
 }
 
 // RetryAfter is how long a refused client should wait, rounded up to whole
@@ -58,6 +67,7 @@ type Limiter struct {
 	mu     sync.Mutex
 	window time.Time // start of the window the counters belong to
 	counts map[counterKey]int
+	auth   map[counterKey]int // authenticated buckets, bounded separately
 }
 
 type counterKey struct{ rule, bucket string }
@@ -85,7 +95,7 @@ func New(clock cashier.Clock, maxKeys int) *Limiter {
 	if maxKeys <= 0 {
 		maxKeys = DefaultMaxKeys
 	}
-	return &Limiter{clock: clock, maxKeys: maxKeys, counts: map[counterKey]int{}}
+	return &Limiter{clock: clock, maxKeys: maxKeys, counts: map[counterKey]int{}, auth: map[counterKey]int{}}
 }
 
 // Allow counts one request against every check, all or nothing: when any
@@ -101,6 +111,7 @@ func (l *Limiter) Allow(checks ...Check) Result {
 		// A new window (or a clock set backwards): old counters are dead.
 		l.window = start
 		clear(l.counts)
+		clear(l.auth)
 	}
 	reset := start.Add(Window)
 
@@ -110,14 +121,15 @@ func (l *Limiter) Allow(checks ...Check) Result {
 		if c.Limit <= 0 {
 			continue
 		}
+		table := l.table(c)
 		k := bucketKey(c.Rule, c.Bucket)
-		if _, ok := l.counts[k]; !ok && len(l.counts) >= l.maxKeys {
+		if _, ok := table[k]; !ok && len(table) >= l.maxKeys {
 			k.bucket = overflowBucket
 		}
 		keys[i] = k
-		used := l.counts[k]
+		used := table[k]
 		if used >= c.Limit {
-			return Result{Allowed: false, Rule: c.Rule, Limit: c.Limit, Remaining: 0, Reset: reset}
+			return Result{Allowed: false, Rule: c.Rule, Limit: c.Limit, Remaining: 0, Reset: reset, Overflow: k.bucket == overflowBucket}
 		}
 		remaining := c.Limit - used - 1
 		if best.Remaining < 0 || remaining < best.Remaining {
@@ -126,7 +138,7 @@ func (l *Limiter) Allow(checks ...Check) Result {
 	}
 	for i, c := range checks {
 		if c.Limit > 0 {
-			l.counts[keys[i]]++
+			l.table(c)[keys[i]]++
 		}
 	}
 	if best.Remaining < 0 {
@@ -135,9 +147,16 @@ func (l *Limiter) Allow(checks ...Check) Result {
 	return best
 }
 
+func (l *Limiter) table(c Check) map[counterKey]int {
+	if c.Authenticated {
+		return l.auth
+	}
+	return l.counts
+}
+
 // Len is the number of counters held, for tests and metrics.
 func (l *Limiter) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.counts)
+	return len(l.counts) + len(l.auth)
 }

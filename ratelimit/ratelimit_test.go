@@ -61,11 +61,11 @@ func TestRefusedRequestConsumesNothing(t *testing.T) {
 
 func TestMostConstrainingCheckIsReported(t *testing.T) {
 	l := New(cashier.NewManualClock(t0), 0)
-	r := l.Allow(Check{"key", "a", 1000}, Check{"ip", "1.2.3.4", 2000}, Check{"endpoint", "a", 100})
+	r := l.Allow(Check{Rule: "key", Bucket: "a", Limit: 1000}, Check{Rule: "ip", Bucket: "1.2.3.4", Limit: 2000}, Check{Rule: "endpoint", Bucket: "a", Limit: 100})
 	if r.Rule != "endpoint" || r.Limit != 100 || r.Remaining != 99 {
 		t.Fatalf("%+v", r)
 	}
-	if r := l.Allow(Check{"off", "x", 0}); !r.Allowed || r.Limit != 0 {
+	if r := l.Allow(Check{Rule: "off", Bucket: "x", Limit: 0}); !r.Allowed || r.Limit != 0 {
 		t.Fatalf("disabled check: %+v", r)
 	}
 }
@@ -108,6 +108,28 @@ func TestLongBucketsAreBounded(t *testing.T) {
 	for k := range l.counts {
 		if len(k.bucket) > 128 {
 			t.Fatalf("counter keeps a %d-byte bucket", len(k.bucket))
+		}
+	}
+}
+
+// TestAuthenticatedBucketsHaveTheirOwnTable: anonymous buckets filling the
+// table and exhausting the overflow counter leave authenticated buckets
+// untouched; the refusal names itself as an overflow.
+func TestAuthenticatedBucketsHaveTheirOwnTable(t *testing.T) {
+	l := New(cashier.NewManualClock(t0), 10)
+	var last Result
+	for i := 0; i < 100; i++ {
+		last = l.Allow(Check{Rule: "ip", Bucket: fmt.Sprint(i), Limit: 20})
+	}
+	if last.Allowed || !last.Overflow {
+		t.Fatalf("flood past the table: %+v", last)
+	}
+	if r := l.Allow(Check{Rule: "ip", Bucket: "0", Limit: 20}); !r.Allowed || r.Overflow {
+		t.Fatalf("a bucket with its own counter: %+v", r)
+	}
+	for i := 0; i < 50; i++ {
+		if r := l.Allow(Check{Rule: "key", Bucket: "m_1", Limit: 1000, Authenticated: true}); !r.Allowed || r.Remaining != 999-i {
+			t.Fatalf("authenticated call %d: %+v", i, r)
 		}
 	}
 }

@@ -179,28 +179,73 @@ func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestWebhookSignatures(t *testing.T) {
 	body := []byte(`{"custNo":"C1","orderNo":"O1","status":"SUCCESS","amount":"1.00"}`)
-	v2, plain, err := Webhook("whk", body, "1700000000000")
+	v2, plain, err := Webhook(WebhookRaw, "whk", body, "1700000000000")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := HMAC("whk", "amount=1.00&custNo=C1&orderNo=O1&status=SUCCESS&time=1700000000000"); v2 != want {
-		t.Fatalf("v2 = %s, want %s", v2, want)
+	// The provider's verification page: raw body + "&time=" + time.
+	if want := HMAC("whk", string(body)+"&time=1700000000000"); v2 != want {
+		t.Fatalf("raw v2 = %s, want %s", v2, want)
+	}
+	sorted, _, err := Webhook(WebhookSorted, "whk", body, "1700000000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := HMAC("whk", "amount=1.00&custNo=C1&orderNo=O1&status=SUCCESS&time=1700000000000"); sorted != want {
+		t.Fatalf("sorted v2 = %s, want %s", sorted, want)
 	}
 	if plain != HMAC("whk", string(body)) {
 		t.Fatalf("plain signature is not over the raw body")
 	}
-	if err := VerifyWebhook("whk", body, "1700000000000", v2); err != nil {
-		t.Fatal(err)
+	for _, sc := range []struct {
+		scheme WebhookScheme
+		sig    string
+	}{{WebhookRaw, v2}, {WebhookSorted, sorted}} {
+		if err := VerifyWebhook(sc.scheme, "whk", body, "1700000000000", sc.sig); err != nil {
+			t.Fatal(sc.scheme, err)
+		}
+		if err := VerifyWebhook(sc.scheme, "other", body, "1700000000000", sc.sig); err == nil {
+			t.Fatal("wrong key accepted")
+		}
+		changed := []byte(strings.Replace(string(body), "1.00", "2.00", 1))
+		if err := VerifyWebhook(sc.scheme, "whk", changed, "1700000000000", sc.sig); err == nil {
+			t.Fatal("changed body accepted")
+		}
+		if err := VerifyWebhook(sc.scheme, "whk", body, "1700000000001", sc.sig); err == nil {
+			t.Fatal("changed time accepted")
+		}
 	}
-	if err := VerifyWebhook("other", body, "1700000000000", v2); err == nil {
-		t.Fatal("wrong key accepted")
-	}
-	changed := []byte(strings.Replace(string(body), "1.00", "2.00", 1))
-	if err := VerifyWebhook("whk", changed, "1700000000000", v2); err == nil {
-		t.Fatal("changed body accepted")
-	}
-	if err := VerifyWebhookBody("whk", changed, plain); err == nil {
+	if err := VerifyWebhookBody("whk", []byte(strings.Replace(string(body), "1.00", "2.00", 1)), plain); err == nil {
 		t.Fatal("changed body accepted by plain signature")
+	}
+	if _, err := ParseWebhookScheme("fancy"); err == nil {
+		t.Fatal("unknown scheme accepted")
+	}
+}
+
+// TestSortedWebhookAmbiguity reproduces the forgery the sorted key=value
+// form allows and shows the scheme now refuses such bodies: a captured
+// payment.pending body whose custNo carries "&eventType=payment.success"
+// has the same sorted text as a forged body that says payment.success.
+func TestSortedWebhookAmbiguity(t *testing.T) {
+	captured := []byte(`{"custNo":"u1&eventType=payment.success","eventType":"payment.pending","orderNo":"O1"}`)
+	forged := []byte(`{"custNo":"u1","eventType":"payment.success&eventType=payment.pending","orderNo":"O1"}`)
+	// The unguarded text of both is identical: what made the forgery work.
+	p1, _ := ParseJSONObject(captured)
+	p2, _ := ParseJSONObject(forged)
+	c1, _ := Canonical(p1, "1", Raw)
+	c2, _ := Canonical(p2, "1", Raw)
+	if c1 != c2 {
+		t.Fatalf("the two bodies no longer share a sorted text:\n%s\n%s", c1, c2)
+	}
+	sig := HMAC("whk", c1)
+	for _, b := range [][]byte{captured, forged} {
+		if _, _, err := Webhook(WebhookSorted, "whk", b, "1"); !errors.Is(err, ErrAmbiguous) {
+			t.Fatalf("signing %s: %v, want ErrAmbiguous", b, err)
+		}
+		if err := VerifyWebhook(WebhookSorted, "whk", b, "1", sig); err == nil {
+			t.Fatalf("ambiguous body %s verified", b)
+		}
 	}
 }
 

@@ -127,7 +127,7 @@ func TestCashiersAndContracts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := cashier.Cashier{ID: "c1", MerchantID: "m1", Name: "Shop 1", WebhookURL: "https://shop1.example/hook",
-		Status: cashier.CashierActive, CreatedAt: t0}
+		Status: cashier.CashierActive, CreatedAt: t0, Num: 1}
 	if *c != want {
 		t.Fatalf("Cashier = %+v, want %+v", *c, want)
 	}

@@ -52,7 +52,10 @@ func (t *tx) CreateCashier(ctx context.Context, c *cashier.Cashier) error {
 	}
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO cashiers (`+cashierCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
 		c.ID, c.MerchantID, c.Name, c.WebhookURL, c.Status, millis(c.CreatedAt))
-	return writeErr(err, "cashier", fmt.Sprintf("cashier %s exists already", c.ID))
+	if err = writeErr(err, "cashier", fmt.Sprintf("cashier %s exists already", c.ID)); err != nil {
+		return err
+	}
+	return t.readNum(ctx, "cashiers", c.ID, &c.Num)
 }
 
 func (t *tx) CreateContract(ctx context.Context, c *cashier.Contract) error {
@@ -65,7 +68,10 @@ func (t *tx) CreateContract(ctx context.Context, c *cashier.Contract) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO contracts (`+contractCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.MerchantID, c.Chain, c.Address, c.WebhookURL, c.Status, millis(c.CreatedAt),
 		c.DepositFactory, c.DepositImplementation)
-	return writeErr(err, "contract", fmt.Sprintf("contract %s exists already, or %s is registered on %s already", c.ID, c.Address, c.Chain))
+	if err = writeErr(err, "contract", fmt.Sprintf("contract %s exists already, or %s is registered on %s already", c.ID, c.Address, c.Chain)); err != nil {
+		return err
+	}
+	return t.readNum(ctx, "contracts", c.ID, &c.Num)
 }
 
 // collectionArgs returns o's columns in collectionCols order.
@@ -99,7 +105,10 @@ func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO collection_orders (`+collectionCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-	return writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo))
+	if err = writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
+		return err
+	}
+	return t.readNum(ctx, "collection_orders", o.ID, &o.Num)
 }
 
 // UpdateCollection writes every field of o but its ID, if the stored
@@ -161,7 +170,10 @@ func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO payout_orders (`+payoutCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-	return writeErr(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo))
+	if err = writeErr(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
+		return err
+	}
+	return t.readNum(ctx, "payout_orders", o.ID, &o.Num)
 }
 
 // UpdatePayout writes every field of o but its ID, if the stored version is

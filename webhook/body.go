@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/sign"
 )
 
 // Writer builds the outbox events of order status changes; it implements
@@ -17,13 +18,30 @@ type Writer struct {
 	// Registry supplies network display names; nil uses the built-in
 	// names (TRON, Ethereum, Arbitrum).
 	Registry *cashier.Registry
+	// Strings sends every value as a JSON string and the string ids in id,
+	// cashierId and contractId (the earlier body form). The default sends
+	// the provider's documented types: numbers for ids, orderType, type and
+	// times.
+	Strings bool
+	// Scheme is the Signature-V2 scheme the bodies will be signed with.
+	// Under sign.WebhookSorted '%', '&' and '=' in string values are
+	// percent-encoded, so no value can re-split the sorted key=value text
+	// into a different body.
+	Scheme sign.WebhookScheme
 }
 
 // NewWriter returns a Writer that names networks from reg (which may be nil).
 func NewWriter(reg *cashier.Registry) *Writer { return &Writer{Registry: reg} }
 
-// Order types carried in the payment body's orderType field.
-const orderTypeCollection = "collection"
+// Order types carried in the payment body's orderType field. The provider
+// documents 1 (wallet-connect contract payment), 2 (QR scan) and 3 (direct
+// transfer to the contract address); every order of this service is paid
+// by a plain transfer to its deposit contract address, so typed bodies say
+// 3. All-strings bodies keep the earlier "collection".
+const (
+	orderTypeCollection = "collection"
+	orderTypeTransfer   = 3
+)
 
 // EventTest is the Service-Event value of a test event sent by an operator.
 const EventTest cashier.EventType = "test"
@@ -44,25 +62,28 @@ func (w *Writer) CollectionEvent(o *cashier.CollectionOrder, c *cashier.Cashier,
 		return nil, nil
 	}
 	id := NewEventID()
-	var b body
+	b := w.body()
 	b.add("eventId", id)
+	b.add("event", string(cashier.EventPayment))
 	b.add("eventType", eventType(cashier.EventPayment, string(o.Status)))
 	b.add("custNo", o.CustNo)
 	b.add("orderNo", o.OrderNo)
-	b.add("id", o.ID)
-	b.add("cashierId", o.CashierID)
+	b.id("id", o.ID, o.Num)
+	b.add("orderId", o.ID)
+	b.id("cashierId", o.CashierID, c.Num)
 	b.add("symbol", o.Symbol)
 	b.add("amount", cashier.FormatAmount(o.Amount, o.Decimals))
 	b.add("paidAmount", cashier.FormatAmount(o.PaidAmount, o.Decimals))
 	b.add("status", string(o.Status))
 	b.add("txId", o.TxID)
+	b.add("txHash", o.TxID)
 	b.add("fromAddress", o.FromAddress)
 	b.add("network", w.networkName(o.Chain))
 	b.add("chainId", o.Chain.ConfigID())
-	b.add("orderType", orderTypeCollection)
-	b.add("blockTime", blockTime(o.TxID, o.PayTime)) // the real block time of txId
-	b.add("createTime", ms(o.CreatedAt))
-	b.add("updateTime", ms(o.UpdatedAt))
+	b.id("orderType", orderTypeCollection, orderTypeTransfer)
+	b.time("blockTime", blockTime(o.TxID, o.PayTime))
+	b.time("createTime", o.CreatedAt)
+	b.time("updateTime", o.UpdatedAt)
 	return &cashier.Event{
 		ID:         id,
 		MerchantID: o.MerchantID,
@@ -82,35 +103,35 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	if webhookURL == "" {
 		return nil, nil
 	}
-	// Balance mode pays out of the contract itself; allowance mode pulls
-	// from the approving wallet.
-	from := o.FromAddress
-	if o.PayoutType != cashier.PayoutAllowance && k != nil {
-		from = k.Address
+	var contractNum int64
+	if k != nil {
+		contractNum = k.Num
 	}
 	id := NewEventID()
-	var b body
+	b := w.body()
 	b.add("eventId", id)
+	b.add("event", string(cashier.EventPayout))
 	b.add("eventType", eventType(cashier.EventPayout, string(o.Status)))
 	b.add("custNo", o.MerchantID)
 	b.add("orderNo", o.OrderNo)
 	b.add("bizOrderNo", o.OrderNo)
 	b.add("orderId", o.ID)
-	b.add("contractId", o.ContractID)
+	b.id("contractId", o.ContractID, contractNum)
 	b.add("amount", cashier.FormatAmount(o.Amount, o.Decimals))
 	b.add("fee", cashier.FormatAmount(o.Fee, o.Decimals))
 	b.add("gasAmount", o.GasAmount)
 	b.add("toAddress", o.Recipient)
-	b.add("fromAddress", from)
+	b.add("fromAddress", cashier.PayoutSource(o, k))
 	b.add("network", w.networkName(o.Chain))
 	b.add("chainId", o.Chain.ConfigID())
 	b.add("symbol", o.Symbol)
 	b.add("txId", o.TxID)
-	b.add("type", strconv.Itoa(int(o.PayoutType)))
+	b.add("txHash", o.TxID)
+	b.id("type", strconv.Itoa(int(o.PayoutType)), int64(o.PayoutType))
 	b.add("status", string(o.Status))
-	b.add("createTime", ms(o.CreatedAt))
-	b.add("updateTime", ms(o.UpdatedAt))
-	b.add("blockTime", blockTime(o.TxID, o.UpdatedAt))
+	b.time("createTime", o.CreatedAt)
+	b.time("updateTime", o.UpdatedAt)
+	b.time("blockTime", blockTime(o.TxID, o.UpdatedAt))
 	return &cashier.Event{
 		ID:         id,
 		MerchantID: o.MerchantID,
@@ -125,15 +146,20 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 }
 
 // testBody is the body of an operator's test event.
-func testBody(id, merchantID string, at time.Time) []byte {
-	var b body
+func (w *Writer) testBody(id, merchantID string, at time.Time) []byte {
+	b := w.body()
 	b.add("eventId", id)
+	b.add("event", string(EventTest))
 	b.add("eventType", string(EventTest))
 	b.add("custNo", merchantID)
 	b.add("orderNo", "")
 	b.add("status", "TEST")
-	b.add("createTime", ms(at))
+	b.time("createTime", at)
 	return b.bytes()
+}
+
+func (w *Writer) body() *body {
+	return &body{typed: !w.Strings, escape: w.Scheme == sign.WebhookSorted}
 }
 
 // eventType is the body's eventType: "payment.success", "payout.refuse".
@@ -169,11 +195,11 @@ func ms(t time.Time) string {
 
 // blockTime is when the service recorded the order's transaction: the
 // update that set txId. Orders carry no block header time.
-func blockTime(txID string, updated time.Time) string {
+func blockTime(txID string, updated time.Time) time.Time {
 	if txID == "" {
-		return ""
+		return time.Time{}
 	}
-	return ms(updated)
+	return updated
 }
 
 // body is a flat JSON object of string fields in insertion order. It is
@@ -181,11 +207,19 @@ func blockTime(txID string, updated time.Time) string {
 // produces for the parsed object: receivers that re-serialize the payload
 // before computing the plain signature then get the same text. (Go's
 // encoding/json escapes U+2028, U+2029 and, by default, <, > and &.)
+//
+// A typed body writes ids, codes and times as JSON numbers (null when
+// absent); an all-strings body writes their text. escape percent-encodes
+// '%', '&' and '=' in string values (sorted Signature-V2 scheme).
 type body struct {
-	buf []byte
+	buf    []byte
+	typed  bool
+	escape bool
 }
 
-func (b *body) add(key, value string) {
+var sortedEscaper = strings.NewReplacer("%", "%25", "&", "%26", "=", "%3D")
+
+func (b *body) key(key string) {
 	if len(b.buf) == 0 {
 		b.buf = append(b.buf, '{')
 	} else {
@@ -193,7 +227,45 @@ func (b *body) add(key, value string) {
 	}
 	b.buf = appendString(b.buf, key)
 	b.buf = append(b.buf, ':')
+}
+
+// add writes a string field.
+func (b *body) add(key, value string) {
+	b.key(key)
+	if b.escape {
+		value = sortedEscaper.Replace(value)
+	}
 	b.buf = appendString(b.buf, value)
+}
+
+// id writes a field the provider types as a number: num in typed bodies
+// (null when 0, i.e. unknown), text in all-strings bodies.
+func (b *body) id(key, text string, num int64) {
+	if !b.typed {
+		b.add(key, text)
+		return
+	}
+	b.key(key)
+	if num == 0 {
+		b.buf = append(b.buf, "null"...)
+		return
+	}
+	b.buf = strconv.AppendInt(b.buf, num, 10)
+}
+
+// time writes Unix milliseconds: a number (null for the zero time) in typed
+// bodies, its text ("" for the zero time) in all-strings bodies.
+func (b *body) time(key string, t time.Time) {
+	if !b.typed {
+		b.add(key, ms(t))
+		return
+	}
+	b.key(key)
+	if t.IsZero() {
+		b.buf = append(b.buf, "null"...)
+		return
+	}
+	b.buf = strconv.AppendInt(b.buf, t.UnixMilli(), 10)
 }
 
 func (b *body) bytes() []byte {

@@ -34,18 +34,33 @@ func TestCollectionEventBody(t *testing.T) {
 	m := &cashier.Merchant{ID: "m_alpha"}
 	o := collection(m, "co_9f2", cashier.CollectionSuccess, at)
 	o.PaidAmount = big.NewInt(100_500_000)
-	ev, err := NewWriter(nil).CollectionEvent(o, &cashier.Cashier{ID: "c_1", WebhookURL: "https://hooks.example.com/pay"}, at)
+	o.Num = 41
+	c1 := &cashier.Cashier{ID: "c_1", Num: 7, WebhookURL: "https://hooks.example.com/pay"}
+	// Typed (the default): the provider's documented number types.
+	ev, err := NewWriter(nil).CollectionEvent(o, c1, at)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"eventId":"` + ev.ID + `","eventType":"payment.success","custNo":"C86002201","orderNo":"NO-co_9f2",` +
-		`"id":"co_9f2","cashierId":"c_1","symbol":"USDT","amount":"100.00","paidAmount":"100.50","status":"SUCCESS",` +
-		`"txId":"0xabc123","fromAddress":"0x00000000000000000000000000000000000000f1","network":"Ethereum","chainId":"1",` +
-		`"orderType":"collection","blockTime":"1772366580000","createTime":"1772366400000","updateTime":"1772366580000"}`
+	want := `{"eventId":"` + ev.ID + `","event":"payment","eventType":"payment.success","custNo":"C86002201","orderNo":"NO-co_9f2",` +
+		`"id":41,"orderId":"co_9f2","cashierId":7,"symbol":"USDT","amount":"100.00","paidAmount":"100.50","status":"SUCCESS",` +
+		`"txId":"0xabc123","txHash":"0xabc123","fromAddress":"0x00000000000000000000000000000000000000f1","network":"Ethereum","chainId":"1",` +
+		`"orderType":3,"blockTime":1772366580000,"createTime":1772366400000,"updateTime":1772366580000}`
 	if string(ev.Body) != want {
 		t.Errorf("body\n%s\nwant\n%s", ev.Body, want)
 	}
-	fields(t, ev.Body)
+	// All strings (the setting): the earlier values, every one a string.
+	evs, err := (&Writer{Strings: true}).CollectionEvent(o, c1, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `{"eventId":"` + evs.ID + `","event":"payment","eventType":"payment.success","custNo":"C86002201","orderNo":"NO-co_9f2",` +
+		`"id":"co_9f2","orderId":"co_9f2","cashierId":"c_1","symbol":"USDT","amount":"100.00","paidAmount":"100.50","status":"SUCCESS",` +
+		`"txId":"0xabc123","txHash":"0xabc123","fromAddress":"0x00000000000000000000000000000000000000f1","network":"Ethereum","chainId":"1",` +
+		`"orderType":"collection","blockTime":"1772366580000","createTime":"1772366400000","updateTime":"1772366580000"}`
+	if string(evs.Body) != want {
+		t.Errorf("strings body\n%s\nwant\n%s", evs.Body, want)
+	}
+	fields(t, evs.Body)
 	if !strings.HasPrefix(ev.ID, "evt_") || len(ev.ID) != 28 {
 		t.Errorf("event id %q", ev.ID)
 	}
@@ -56,8 +71,11 @@ func TestCollectionEventBody(t *testing.T) {
 
 	pending := collection(m, "co_9f3", cashier.CollectionPending, at)
 	ev2, _ := NewWriter(nil).CollectionEvent(pending, &cashier.Cashier{WebhookURL: "https://x.example"}, at)
-	f := fields(t, ev2.Body)
-	if f["eventType"] != "payment.pending" || f["txId"] != "" || f["blockTime"] != "" || f["paidAmount"] != "0.00" {
+	var f map[string]any
+	if err := json.Unmarshal(ev2.Body, &f); err != nil {
+		t.Fatal(err)
+	}
+	if f["eventType"] != "payment.pending" || f["txId"] != "" || f["blockTime"] != nil || f["paidAmount"] != "0.00" {
 		t.Errorf("pending body %s", ev2.Body)
 	}
 	if ev2.ID == ev.ID {
@@ -76,16 +94,28 @@ func TestPayoutEventBody(t *testing.T) {
 		Amount: big.NewInt(25_000_000), Fee: big.NewInt(1_000_000), PayoutType: cashier.PayoutBalance,
 		Status: cashier.PayoutSuccess, TxID: "0xfeed", GasAmount: "51234", CreatedAt: t0, UpdatedAt: at,
 	}
-	k := &cashier.Contract{ID: "k_1", Address: "0x00000000000000000000000000000000000000c0"}
+	k := &cashier.Contract{ID: "k_1", Num: 3, Address: "0x00000000000000000000000000000000000000c0"}
 	reg := &cashier.Registry{Networks: []cashier.Network{{Chain: cashier.ChainARB, NetworkName: "Arbitrum One"}}}
 	ev, err := NewWriter(reg).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"eventId":"` + ev.ID + `","eventType":"payout.success","custNo":"m_alpha","orderNo":"P-1","bizOrderNo":"P-1",` +
+	want := `{"eventId":"` + ev.ID + `","event":"payout","eventType":"payout.success","custNo":"m_alpha","orderNo":"P-1","bizOrderNo":"P-1",` +
+		`"orderId":"po_77","contractId":3,"amount":"25.00","fee":"1.00","gasAmount":"51234",` +
+		`"toAddress":"0x00000000000000000000000000000000000000a1","fromAddress":"0x00000000000000000000000000000000000000c0",` +
+		`"network":"Arbitrum One","chainId":"42161","symbol":"USDC","txId":"0xfeed","txHash":"0xfeed","type":1,"status":"SUCCESS",` +
+		`"createTime":1772366400000,"updateTime":1772370000000,"blockTime":1772370000000}`
+	if string(ev.Body) != want {
+		t.Errorf("body\n%s\nwant\n%s", ev.Body, want)
+	}
+	ev, err = (&Writer{Registry: reg, Strings: true}).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `{"eventId":"` + ev.ID + `","event":"payout","eventType":"payout.success","custNo":"m_alpha","orderNo":"P-1","bizOrderNo":"P-1",` +
 		`"orderId":"po_77","contractId":"k_1","amount":"25.00","fee":"1.00","gasAmount":"51234",` +
 		`"toAddress":"0x00000000000000000000000000000000000000a1","fromAddress":"0x00000000000000000000000000000000000000c0",` +
-		`"network":"Arbitrum One","chainId":"42161","symbol":"USDC","txId":"0xfeed","type":"1","status":"SUCCESS",` +
+		`"network":"Arbitrum One","chainId":"42161","symbol":"USDC","txId":"0xfeed","txHash":"0xfeed","type":"1","status":"SUCCESS",` +
 		`"createTime":"1772366400000","updateTime":"1772370000000","blockTime":"1772370000000"}`
 	if string(ev.Body) != want {
 		t.Errorf("body\n%s\nwant\n%s", ev.Body, want)
@@ -95,7 +125,7 @@ func TestPayoutEventBody(t *testing.T) {
 	}
 
 	o.PayoutType, o.FromAddress, o.Status, o.TxID, o.Chain = cashier.PayoutAllowance, "TXYZ", cashier.PayoutRefuse, "", cashier.ChainTRON
-	ev, _ = NewWriter(nil).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
+	ev, _ = (&Writer{Strings: true}).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
 	f := fields(t, ev.Body)
 	if f["fromAddress"] != "TXYZ" || f["type"] != "2" || f["eventType"] != "payout.refuse" || f["chainId"] != "TRON" ||
 		f["network"] != "TRON" || f["blockTime"] != "" {
@@ -128,7 +158,11 @@ func TestBodyEscapesLikeJSONStringify(t *testing.T) {
 // The worked example of docs/webhooks.md.
 func TestDocumentedSignatureExample(t *testing.T) {
 	body := []byte(`{"eventId":"evt_5f1c0a9e3b7d2c4a6e8f0b1d","eventType":"payment.success","custNo":"C86002201","orderNo":"C202503225","status":"SUCCESS","amount":"100.00"}`)
-	v2, plain, err := sign.Webhook("whk_demo_key", body, "1772366400000")
+	v2, plain, err := sign.Webhook(sign.WebhookRaw, "whk_demo_key", body, "1772366400000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sorted, _, err := sign.Webhook(sign.WebhookSorted, "whk_demo_key", body, "1772366400000")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,14 +171,15 @@ func TestDocumentedSignatureExample(t *testing.T) {
 	if msg != wantMsg {
 		t.Errorf("signed text %q", msg)
 	}
-	if v2 != docV2 || plain != docPlain {
-		t.Errorf("signatures changed: v2 %s plain %s; update docs/webhooks.md", v2, plain)
+	if v2 != docV2 || sorted != docSorted || plain != docPlain {
+		t.Errorf("signatures changed: v2 %s sorted %s plain %s; update docs/webhooks.md", v2, sorted, plain)
 	}
 }
 
 const (
-	docV2    = "2fda7cc2193c8a8fbb3731a0392538f0330d9826bb934cc444e82b5aea858be2"
-	docPlain = "cae3374f26935dff5f2641d05ec5f0cc576ac66b8bf2bc2b28bad651877a443d"
+	docV2     = "048cc7d0f7619b52fbf409e024d6edc9e40f2b694bc7b94e18da92ef1f7abedb"
+	docSorted = "2fda7cc2193c8a8fbb3731a0392538f0330d9826bb934cc444e82b5aea858be2"
+	docPlain  = "cae3374f26935dff5f2641d05ec5f0cc576ac66b8bf2bc2b28bad651877a443d"
 )
 
 func mustParams(t *testing.T, body []byte) sign.Params {

@@ -36,7 +36,7 @@ func (d *Dispatcher) post(ctx context.Context, target string, typ cashier.EventT
 		return a
 	}
 	timeMs := strconv.FormatInt(a.At.UnixMilli(), 10)
-	v2, plain, err := sign.Webhook(key, body, timeMs)
+	v2, plain, err := sign.Webhook(d.cfg.Scheme, key, body, timeMs)
 	if err != nil {
 		a.Err = err.Error()
 		return a

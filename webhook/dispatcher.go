@@ -60,6 +60,11 @@ type Config struct {
 	// TLS configures the client side of TLS, e.g. a private CA in sandbox
 	// setups. nil uses the system roots.
 	TLS *tls.Config
+	// Scheme computes Signature-V2: sign.WebhookRaw (default, raw body +
+	// "&time=") or sign.WebhookSorted (sorted key=value + "&time=").
+	Scheme sign.WebhookScheme
+	// Strings makes test events all-strings bodies, like Writer.Strings.
+	Strings bool
 }
 
 func (c Config) withDefaults() Config {
@@ -95,6 +100,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UserAgent == "" {
 		c.UserAgent = "cashier-webhook/1"
+	}
+	if c.Scheme == "" {
+		c.Scheme = sign.WebhookRaw
 	}
 	return c
 }
@@ -279,7 +287,7 @@ func (d *Dispatcher) fill(ctx context.Context) (int, error) {
 		if n <= 0 {
 			return total, nil
 		}
-		evs, err := d.outbox.ClaimEvents(ctx, d.cfg.Owner, d.clock.Now(), d.cfg.Lease, n)
+		evs, err := d.claim(ctx, n)
 		if err != nil {
 			return total, err
 		}

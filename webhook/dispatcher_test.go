@@ -47,7 +47,7 @@ func TestDeliverSignedEvent(t *testing.T) {
 	if !bytes.Equal(r.Body, ev.Body) {
 		t.Fatalf("body %s\nwant %s", r.Body, ev.Body)
 	}
-	var fields map[string]string
+	var fields map[string]any
 	if err := json.Unmarshal(r.Body, &fields); err != nil {
 		t.Fatal(err)
 	}
@@ -56,23 +56,23 @@ func TestDeliverSignedEvent(t *testing.T) {
 	}
 
 	v2, plain := r.Header.Get(h.SignatureV2), r.Header.Get(h.Signature)
-	if err := sign.VerifyWebhook(testWebhookKey, r.Body, wantTime, v2); err != nil {
+	if err := sign.VerifyWebhook(sign.WebhookRaw, testWebhookKey, r.Body, wantTime, v2); err != nil {
 		t.Errorf("V2 signature: %v", err)
 	}
 	if err := sign.VerifyWebhookBody(testWebhookKey, r.Body, plain); err != nil {
 		t.Errorf("plain signature: %v", err)
 	}
-	if sign.VerifyWebhook("wrong key", r.Body, wantTime, v2) == nil || sign.VerifyWebhookBody("wrong key", r.Body, plain) == nil {
+	if sign.VerifyWebhook(sign.WebhookRaw, "wrong key", r.Body, wantTime, v2) == nil || sign.VerifyWebhookBody("wrong key", r.Body, plain) == nil {
 		t.Error("signatures verify under a wrong key")
 	}
 	changed := bytes.Replace(r.Body, []byte(`"100.00"`), []byte(`"900.00"`), 1)
 	if bytes.Equal(changed, r.Body) {
 		t.Fatal("test did not change the body")
 	}
-	if sign.VerifyWebhook(testWebhookKey, changed, wantTime, v2) == nil || sign.VerifyWebhookBody(testWebhookKey, changed, plain) == nil {
+	if sign.VerifyWebhook(sign.WebhookRaw, testWebhookKey, changed, wantTime, v2) == nil || sign.VerifyWebhookBody(testWebhookKey, changed, plain) == nil {
 		t.Error("signatures verify over a changed body")
 	}
-	if sign.VerifyWebhook(testWebhookKey, r.Body, strconv.FormatInt(t0.UnixMilli()+1, 10), v2) == nil {
+	if sign.VerifyWebhook(sign.WebhookRaw, testWebhookKey, r.Body, strconv.FormatInt(t0.UnixMilli()+1, 10), v2) == nil {
 		t.Error("V2 signature verifies with another request time")
 	}
 

@@ -56,7 +56,7 @@ func (d *Dispatcher) SendTest(ctx context.Context, merchantID, url string) (*Tes
 		return nil, err
 	}
 	id := NewEventID()
-	body := testBody(id, m.ID, d.clock.Now())
+	body := (&Writer{Strings: d.cfg.Strings, Scheme: d.cfg.Scheme}).testBody(id, m.ID, d.clock.Now())
 	a := d.post(ctx, url, EventTest, id, body, m.WebhookKey)
 	return &TestResult{
 		EventID:    id,

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
@@ -27,7 +28,14 @@ func provisionFlags(ctx context.Context, name string, args []string, getenv func
 		return nil, cfg, fmt.Errorf("%s: unexpected arguments %q", name, rest)
 	}
 	st, err := app.OpenStore(ctx, cfg)
-	return st, cfg, err
+	if err != nil {
+		return nil, cfg, err
+	}
+	if err := cfg.Remember(true); err != nil { // the settings the directory was created with
+		st.Close()
+		return nil, cfg, err
+	}
+	return st, cfg, nil
 }
 
 func merchantCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -71,6 +79,7 @@ func cashierCreate(ctx context.Context, args []string, getenv func(string) strin
 	}
 	return printJSON(stdout, map[string]string{
 		"cashierId": c.ID, "merchantId": c.MerchantID, "name": c.Name, "webhookUrl": c.WebhookURL, "status": string(c.Status),
+		"cashierNum": strconv.FormatInt(c.Num, 10), // the cashierId of typed webhook bodies
 	})
 }
 
@@ -99,6 +108,7 @@ func contractCreate(ctx context.Context, args []string, getenv func(string) stri
 	return printJSON(stdout, map[string]string{
 		"contractId": k.ID, "merchantId": k.MerchantID, "chainId": string(k.Chain), "address": k.Address, "status": string(k.Status),
 		"depositFactory": k.DepositFactory,
+		"contractNum":    strconv.FormatInt(k.Num, 10), // the contractId of typed webhook bodies
 	})
 }
 

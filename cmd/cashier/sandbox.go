@@ -50,6 +50,10 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	defer sb.Close()
+	served := sb.Service.Config // the sandbox forces its mode
+	if err := served.Remember(false); err != nil {
+		return err
+	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(sb.Info); err != nil {

@@ -1,0 +1,92 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// TestHangingHostSlowsOnlyItself: one merchant's receiver hangs with
+// 10,000 events queued for it; another merchant's event, written after
+// them, is delivered while every attempt at the hanging host is still
+// hanging, i.e. without waiting for any of them to time out.
+func TestHangingHostSlowsOnlyItself(t *testing.T) {
+	e := newEnv(t)
+	release := make(chan struct{})
+	var hanging, finished atomic.Int64
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hanging.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		finished.Add(1)
+	}))
+	defer slow.Close()
+	delivered := make(chan time.Time, 1)
+	fast := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case delivered <- time.Now():
+		default:
+		}
+	}))
+	defer fast.Close()
+
+	ctx := context.Background()
+	const queued = 10_000
+	e.update(func(tx cashier.Tx) error {
+		now := e.clock.Now()
+		for i := 0; i < queued; i++ {
+			ev, err := e.writer.CollectionEvent(collection(e.m, fmt.Sprintf("co_h%05d", i), cashier.CollectionPending, now),
+				&cashier.Cashier{ID: "c_1", MerchantID: e.m.ID, WebhookURL: slow.URL + "/hook"}, now)
+			if err != nil {
+				return err
+			}
+			if err := tx.AddEvent(ctx, ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	beta := e.addMerchant("m_beta", "whk_beta")
+
+	d := e.dispatcher(Config{Sandbox: true, Timeout: time.Minute, Lease: 5 * time.Minute})
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx) }()
+	defer func() {
+		close(release)
+		stop()
+		<-done
+	}()
+
+	// The hanging host takes its concurrent slots first...
+	deadline := time.Now().Add(30 * time.Second)
+	for hanging.Load() < 4 {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d attempts reached the hanging host", hanging.Load())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// ...then another merchant's event arrives.
+	ev := e.addEvent(beta, "co_beta", cashier.CollectionSuccess, fast.URL+"/hook")
+	d.Notify()
+	select {
+	case <-delivered:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("another merchant's event was not delivered while one host hangs with %d events", queued)
+	}
+	if finished.Load() != 0 {
+		t.Fatalf("%d hanging attempts ended before the other event went out; the test proves nothing", finished.Load())
+	}
+	waitFor(t, "the delivery recorded", func() bool { return e.event(ev.ID).State == cashier.EventDelivered })
+	if n := hanging.Load(); n > int64(d.cfg.HostConcurrency) {
+		t.Fatalf("%d concurrent attempts at one host, limit %d", n, d.cfg.HostConcurrency)
+	}
+}
