@@ -35,6 +35,7 @@ const (
 	ERateLimited        Code = "rate_limited"        // a rate limit is exhausted
 	ETooLarge           Code = "too_large"           // a body or batch exceeds its limit
 	ENetworkMaintenance Code = "network_maintenance" // the network is in maintenance
+	EOverloaded         Code = "overloaded"          // more work is waiting than the service admits; retry shortly
 )
 
 // Error is a domain error: a code for machines and a message for people.

@@ -13,13 +13,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"math/big"
-	"sync"
-
-	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/stablecashier/cashier"
 )
@@ -46,57 +40,30 @@ func PaymentText(n cashier.Network, token cashier.Token, deposit string, amount 
 // PNG renders text as a QR code PNG of size×size pixels with medium error
 // correction (15%), which survives a phone camera and a little glare. Each
 // module is a whole number of pixels (crisp edges when scaled), centred on
-// a white margin; a two-colour palette keeps the file small and the
-// encoding fast, which matters because every collection order carries one.
+// a white margin. The image is a 1-bit greyscale PNG written straight from
+// the modules (encode.go, png.go): every collection order carries one, so
+// its cost is on the hot path of order creation.
 func PNG(text string, size int) ([]byte, error) {
 	if size <= 0 {
 		size = DefaultSize
 	}
-	q, err := qrcode.New(text, qrcode.Medium)
+	sym, err := encode(text)
 	if err != nil {
 		return nil, err
 	}
-	bm := q.Bitmap() // modules including the quiet zone; true is dark
-	n := len(bm)
+	n := sym.size + 8 // modules including the 4-module quiet zone
 	scale := size / n
 	if scale < 1 {
 		return nil, fmt.Errorf("qr: %d pixels cannot hold %d modules", size, n)
 	}
 	off := (size - n*scale) / 2
-	img := image.NewPaletted(image.Rect(0, 0, size, size), color.Palette{color.White, color.Black})
-	for y, row := range bm {
-		for x, dark := range row {
-			if !dark {
-				continue
-			}
-			for py := off + y*scale; py < off+(y+1)*scale; py++ {
-				line := img.Pix[py*img.Stride:]
-				for px := off + x*scale; px < off+(x+1)*scale; px++ {
-					line[px] = 1
-				}
-			}
-		}
-	}
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderBuffers}
-	if err := enc.Encode(&buf, img); err != nil {
+	buf.Grow(1024)
+	if err := writePNG(&buf, sym, size, scale, off); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
-
-// encoderBuffers reuses the PNG encoder's compressor state between images;
-// allocating a fresh deflate writer per image costs more than encoding it.
-var encoderBuffers = &bufferPool{}
-
-type bufferPool struct{ p sync.Pool }
-
-func (b *bufferPool) Get() *png.EncoderBuffer {
-	e, _ := b.p.Get().(*png.EncoderBuffer)
-	return e
-}
-
-func (b *bufferPool) Put(e *png.EncoderBuffer) { b.p.Put(e) }
 
 // DataURI renders text as a "data:image/png;base64,..." URI, the form of
 // the qrCode field of a collection order.

@@ -3,8 +3,11 @@ package qr
 import (
 	"bytes"
 	"encoding/base64"
+	"image"
+	"image/color"
 	"image/png"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -73,7 +76,7 @@ func TestDataURIIsSquarePNG(t *testing.T) {
 }
 
 // The PNG carries exactly the QR symbol: sampling the centre of every
-// module gives back the encoder's bitmap, with a white margin around it.
+// module gives back the encoder's matrix, inside a white quiet zone.
 func TestPNGModulesMatchSymbol(t *testing.T) {
 	const text = "ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed&uint256=25500000"
 	raw, err := PNG(text, 300)
@@ -84,26 +87,167 @@ func TestPNGModulesMatchSymbol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := qrcode.New(text, qrcode.Medium)
+	if b := img.Bounds(); b.Dx() != 300 || b.Dy() != 300 {
+		t.Fatalf("size %v", b)
+	}
+	sym, err := encode(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bm := q.Bitmap()
-	n := len(bm)
+	n := sym.size + 8
 	scale := 300 / n
 	off := (300 - n*scale) / 2
-	for y := range bm {
-		for x := range bm[y] {
-			r, _, _, _ := img.At(off+x*scale+scale/2, off+y*scale+scale/2).RGBA()
-			if dark := r < 0x8000; dark != bm[y][x] {
-				t.Fatalf("module (%d,%d): dark=%v, want %v", x, y, dark, bm[y][x])
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			want := x >= 4 && y >= 4 && x < n-4 && y < n-4 && sym.Dark(x-4, y-4)
+			for _, p := range [][2]int{{0, 0}, {scale - 1, scale - 1}} {
+				r, _, _, _ := img.At(off+x*scale+p[0], off+y*scale+p[1]).RGBA()
+				if dark := r < 0x8000; dark != want {
+					t.Fatalf("module (%d,%d): dark=%v, want %v", x, y, dark, want)
+				}
 			}
 		}
 	}
-	if r, _, _, _ := img.At(0, 0).RGBA(); r < 0x8000 {
-		t.Fatal("margin is not white")
+	for _, p := range [][2]int{{0, 0}, {299, 299}, {off - 1, 150}} {
+		if r, _, _, _ := img.At(p[0], p[1]).RGBA(); r < 0x8000 {
+			t.Fatalf("margin pixel %v is not white", p)
+		}
 	}
 	if _, err := PNG(text, 10); err == nil {
 		t.Fatal("a 10-pixel image cannot hold the symbol")
+	}
+	if _, err := PNG(strings.Repeat("x", 2400), 4000); err == nil {
+		t.Fatal("text beyond version 40 accepted")
+	}
+}
+
+// The penalty rules score what the standard says: a symbol whose modules
+// are all light has runs along every row and column, 2×2 blocks
+// everywhere and a 50% dark-share deviation, and no finder-like pattern.
+func TestPenaltyRules(t *testing.T) {
+	s := &symbol{size: 21, mod: make([]byte, 21*21)}
+	const n = 21
+	want := 2*n*(3+n-5) + 3*(n-1)*(n-1) + 10*10
+	if got := s.penalty(); got != want {
+		t.Fatalf("all light: penalty %d, want %d", got, want)
+	}
+	// One finder-like row pattern 1011101 followed by four light modules
+	// adds 40 (and changes runs, blocks and the dark share).
+	for i, d := range []byte{1, 0, 1, 1, 1, 0, 1} {
+		s.mod[5*n+i] = d
+	}
+	base := &symbol{size: n, mod: append([]byte(nil), s.mod...)}
+	base.mod[5*n+6] = 0 // same modules but no longer finder-like
+	if s.penalty() <= base.penalty()+20 {
+		t.Fatalf("finder-like pattern not penalised: %d vs %d", s.penalty(), base.penalty())
+	}
+}
+
+const benchText = "ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed&uint256=25500000"
+
+// BenchmarkDataURI is the cost of the QR code of one collection order.
+func BenchmarkDataURI(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DataURI(benchText); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDataURIGeneral is the same image through a general-purpose
+// encoder and image/png, the way codes were rendered before; kept to
+// compare against.
+func BenchmarkDataURIGeneral(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		q, err := qrcode.New(benchText, qrcode.Medium)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bm := q.Bitmap()
+		n := len(bm)
+		scale := DefaultSize / n
+		off := (DefaultSize - n*scale) / 2
+		img := image.NewPaletted(image.Rect(0, 0, DefaultSize, DefaultSize), color.Palette{color.White, color.Black})
+		for y, row := range bm {
+			for x, d := range row {
+				if d {
+					for py := off + y*scale; py < off+(y+1)*scale; py++ {
+						for px := off + x*scale; px < off+(x+1)*scale; px++ {
+							img.Pix[py*img.Stride+px] = 1
+						}
+					}
+				}
+			}
+		}
+		var buf bytes.Buffer
+		if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
+			b.Fatal(err)
+		}
+		_ = base64.StdEncoding.EncodeToString(buf.Bytes())
+	}
+}
+
+// The word-parallel penalty used for small versions agrees with the
+// module-by-module rules on random symbols of every size it handles, and
+// on real symbols under every mask.
+func TestPenaltyWordsMatchesRules(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for v := 1; v <= maxWordVersion; v++ {
+		n := 17 + 4*v
+		for trial := 0; trial < 50; trial++ {
+			s := &symbol{size: n, mod: make([]byte, n*n)}
+			density := rng.IntN(9) + 1
+			for i := range s.mod {
+				if rng.IntN(10) < density {
+					s.mod[i] = dark
+				}
+			}
+			if trial == 0 { // a finder-like row with light on both sides
+				clear(s.mod[:n])
+				for i, d := range []byte{1, 0, 1, 1, 1, 0, 1} {
+					s.mod[n/2-3+i] = d
+				}
+			}
+			rows, cols := make([]uint64, n), make([]uint64, n)
+			for y := 0; y < n; y++ {
+				for x := 0; x < n; x++ {
+					if s.Dark(x, y) {
+						rows[y] |= 1 << x
+						cols[x] |= 1 << y
+					}
+				}
+			}
+			if got, want := penaltyWords(rows, cols), s.penalty(); got != want {
+				t.Fatalf("version %d trial %d: words %d, rules %d", v, trial, got, want)
+			}
+		}
+	}
+	for _, text := range []string{"a", benchText, strings.Repeat("T9", 80)} {
+		sym, err := encode(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := layoutOf((sym.size - 17) / 4)
+		base := &symbol{size: sym.size, mod: append([]byte(nil), l.mod...)}
+		version, dataLen := (sym.size-17)/4, 0
+		for _, g := range levelM[version-1] {
+			dataLen += g.count * g.data
+		}
+		base.placeData(interleave(version, dataCodewords(text, version, dataLen)))
+		best, bestScore := -1, 0
+		for m := 0; m < 8; m++ {
+			c := &symbol{size: base.size, mod: append([]byte(nil), base.mod...)}
+			c.applyMask(l.masks, m)
+			if p := c.penalty(); best < 0 || p < bestScore {
+				best, bestScore = m, p
+			}
+		}
+		want := &symbol{size: base.size, mod: append([]byte(nil), base.mod...)}
+		want.applyMask(l.masks, best)
+		if !bytes.Equal(sym.mod, want.mod) {
+			t.Fatalf("%.10s: encoder did not pick mask %d, the lowest penalty", text, best)
+		}
 	}
 }

@@ -26,6 +26,13 @@ type Options struct {
 	BusyTimeout time.Duration
 	// MaxReaders is the size of the read connection pool. Default 4.
 	MaxReaders int
+	// WriteQueue bounds the writes waiting for the writer (group commit).
+	// Beyond it a write whose context is marked cashier.RefuseWhenBusy
+	// fails at once with EOverloaded; others wait. Default 1024.
+	WriteQueue int
+	// MaxBatch is the largest number of writes committed together.
+	// Default 256.
+	MaxBatch int
 }
 
 // DB is the SQLite implementation of cashier.Store. It is safe for
@@ -37,6 +44,7 @@ type DB struct {
 	write  *sql.DB // one connection; transactions BEGIN IMMEDIATE
 	read   *sql.DB // query_only connections
 	sealer Sealer
+	writer *groupWriter // the only user of write after Open
 }
 
 var _ cashier.Store = (*DB)(nil)
@@ -55,6 +63,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if opts.MaxReaders <= 0 {
 		opts.MaxReaders = 4
+	}
+	if opts.WriteQueue <= 0 {
+		opts.WriteQueue = 1024
+	}
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = 256
 	}
 
 	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
@@ -91,6 +105,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 
 	db := &DB{write: write, read: read, sealer: opts.Sealer}
+	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch)
 	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
 	return db, nil
 }
@@ -122,41 +137,24 @@ func migrateRetrying(ctx context.Context, db *sql.DB, patience time.Duration) er
 // Close closes both connection pools, first letting SQLite refresh the
 // planner statistics it finds stale (PRAGMA optimize, cheap by design).
 func (db *DB) Close() error {
+	db.writer.close()
 	_, err := db.write.Exec(`PRAGMA optimize`)
 	return errors.Join(err, db.read.Close(), db.write.Close())
 }
 
 // Update runs fn in one write transaction, committing when fn returns nil
 // and rolling back when it returns an error or panics (the panic goes on).
+// Concurrent calls share one database transaction and one fsync (group
+// commit, group.go), each fn inside its own savepoint: fn's writes are
+// rolled back alone when it fails, and Update returns only after the
+// commit that holds them.
 func (db *DB) Update(ctx context.Context, fn func(cashier.Tx) error) error {
-	sqlTx, err := db.write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: begin: %w", err)
-	}
-	// Rollback after a successful Commit is a no-op; on an error or a panic
-	// from fn it undoes everything fn wrote.
-	defer sqlTx.Rollback()
-	if err := fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx}); err != nil {
-		return err
-	}
-	if err := sqlTx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
-	}
-	return nil
+	return db.writer.do(ctx, func(sqlTx *sql.Tx) error {
+		return fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx})
+	})
 }
 
 // writeTx runs fn in a write transaction on behalf of the outbox methods.
 func (db *DB) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	sqlTx, err := db.write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: begin: %w", err)
-	}
-	defer sqlTx.Rollback()
-	if err := fn(sqlTx); err != nil {
-		return err
-	}
-	if err := sqlTx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
-	}
-	return nil
+	return db.writer.do(ctx, fn)
 }
