@@ -122,7 +122,7 @@ func TestPayoutRejections(t *testing.T) {
 		{"unknown contract", pathPayout, body(map[string]any{"contractId": "ct_nope"}), 404, "000401", "ct_nope"},
 		{"bad recipient", pathPayout, body(map[string]any{"recipient": "0x12"}), 400, "000105", "not a valid TRON address"},
 		{"contract balance too low", pathPayout, body(map[string]any{"amount": "999.01"}), 422, "000403", "contract has only 1000.00"},
-		{"allowance too low", pathPayout, body(map[string]any{"contractId": ethK, "recipient": ethRecip, "payoutType": 2, "fromAddress": ethRecip}), 422, "000308", "allows the contract only 0.00"},
+		{"allowance too low", pathPayout, body(map[string]any{"contractId": ethK, "recipient": ethRecip, "payoutType": 2, "fromAddress": "0x4444444444444444444444444444444444444444"}), 422, "000308", "allows the contract only 0.00"},
 		{"amount as number", pathPayout, body(map[string]any{"amount": 10}), 400, "000102", "amount must be a JSON string"},
 		{"unknown field", pathPayout, body(map[string]any{"memo": "x"}), 400, "000105", `unknown field "memo"`},
 		{"missing recipient", pathPayout, body(map[string]any{"recipient": nil}), 400, "000103", "recipient is required"},

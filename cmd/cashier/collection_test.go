@@ -108,7 +108,22 @@ func TestCollectionCancelCommand(t *testing.T) {
 	if _, err := cli("--order", "CAN-2", "--merchant", sb.Info.MerchantID); err == nil || !strings.Contains(err.Error(), "payment") {
 		t.Fatalf("cancel of a paid order: %v", err)
 	}
-	if d, _ := api.CollectionDetail(ctx, "CAN-2"); d.Status != "PENDING" || d.PaidAmount != "1.00" {
-		t.Fatalf("paid order after refused cancel: %s %s", d.Status, d.PaidAmount)
+	// The refused cancel left the order open: the payment, seen before,
+	// is credited once it is confirmed and the order stays PENDING (1.00
+	// of its amount is paid).
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		d, err = api.CollectionDetail(ctx, "CAN-2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Status != "PENDING" {
+			t.Fatalf("paid order after refused cancel: %s %s", d.Status, d.PaidAmount)
+		}
+		if d.PaidAmount == "1.00" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("paid order after refused cancel: paidAmount %s, want 1.00", d.PaidAmount)
+		}
 	}
 }

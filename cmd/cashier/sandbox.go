@@ -50,9 +50,11 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	defer sb.Close()
-	served := sb.Service.Config // the sandbox forces its mode
-	if err := served.Remember(false); err != nil {
-		return err
+	if sb.Service != nil { // chains alone serve no settings to remember
+		served := sb.Service.Config // the sandbox forces its mode
+		if err := served.Remember(false); err != nil {
+			return err
+		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
