@@ -26,7 +26,7 @@ type CollectionOrder struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	Version        int64 // optimistic concurrency: bumped on every update
-	Num            int64 // numeric identity (webhook "id"), assigned on insert
+	Num            int64 // numeric identity (webhook "id"); set by Create, not by reads (sqlite NumericID)
 }
 
 // PayoutType is the funding mode of a payout order.
@@ -63,5 +63,5 @@ type PayoutOrder struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	Version     int64
-	Num         int64 // numeric identity, assigned on insert
+	Num         int64 // numeric identity; set by Create, not by reads (sqlite NumericID)
 }

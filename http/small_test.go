@@ -36,7 +36,7 @@ func TestForeignAndMissingIDsAnswerAlike(t *testing.T) {
 	// The second merchant's contract, created here.
 	ctx := context.Background()
 	if err := e.store.Update(ctx, func(tx cashier.Tx) error {
-		return tx.CreateContract(ctx, &cashier.Contract{ID: "ct_theirs", MerchantID: "m_2", Chain: cashier.ChainTRON, Address: tronContract, Status: cashier.ContractActive, CreatedAt: t0})
+		return tx.CreateContract(ctx, &cashier.Contract{ID: "ct_theirs", MerchantID: "m_2", Chain: cashier.ChainTRON, Address: tronRecip, Status: cashier.ContractActive, CreatedAt: t0})
 	}); err != nil {
 		t.Fatal(err)
 	}
