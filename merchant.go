@@ -32,7 +32,7 @@ type Cashier struct {
 	WebhookURL string
 	Status     CashierStatus
 	CreatedAt  time.Time
-	Num        int64 // numeric identity (webhook "cashierId"), assigned on insert
+	Num        int64 // numeric identity (webhook "cashierId"); set by Create, not by reads
 }
 
 // CashierStatus is the interface's cashier status.
@@ -58,7 +58,7 @@ type Contract struct {
 	// it, and its sweeps move the funds into this payout contract.
 	DepositFactory        string
 	DepositImplementation string // the factory's forwarder implementation
-	Num                   int64  // numeric identity (webhook "contractId"), assigned on insert
+	Num                   int64  // numeric identity (webhook "contractId"); set by Create, not by reads
 }
 
 // ContractStatus enables or disables payouts through a contract.

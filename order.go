@@ -29,7 +29,7 @@ type CollectionOrder struct {
 
 	// PayTime is the block time of TxID's transfer; zero until one is seen.
 	PayTime time.Time
-	Num     int64 // numeric identity (webhook "id"), assigned on insert
+	Num     int64 // numeric identity (webhook "id"); set by Create, not by reads (sqlite NumericID)
 }
 
 // PayoutType is the funding mode of a payout order.
@@ -70,5 +70,5 @@ type PayoutOrder struct {
 	NeedsReview bool   // waits for an operator's approval before execution
 	ExecID      string // the batch execution carrying the order
 	BlockNumber uint64 // block of the transaction that paid it
-	Num         int64  // numeric identity, assigned on insert
+	Num         int64  // numeric identity; set by Create, not by reads (sqlite NumericID)
 }

@@ -4,6 +4,12 @@
 //
 //	c := client.New("https://pay.example.com", apiKey, secretKey)
 //	res, err := c.CreateCollection(ctx, client.CollectionRequest{CashierID: "...", OrderNo: "A1", Amount: "10.00", Symbol: "USDT"})
+//
+// Webhooks: VerifyWebhook checks Service-Signature-V2 (raw body + "&time=",
+// or the sorted form WithWebhookScheme), a five-minute window on the
+// request time, and takes the event id and type from the signed body.
+// A valid signature does not make a delivery unique (retries, replays
+// within the window): process each WebhookEvent.ID once.
 package client
 
 import (

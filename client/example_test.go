@@ -30,7 +30,9 @@ func ExampleVerifyWebhook() {
 			http.Error(w, "invalid webhook", http.StatusUnauthorized)
 			return
 		}
-		log.Printf("%s %s is %s", ev.Type, ev.OrderNo, ev.Status) // process idempotently, keyed by ev.ID
+		// ev.ID is the signed body's eventId: skip it if already processed
+		// (retries and replays inside the time window verify too).
+		log.Printf("%s %s is %s", ev.Type, ev.OrderNo, ev.Status)
 		w.WriteHeader(http.StatusOK)
 	})
 }

@@ -9,50 +9,49 @@ import (
 
 // TestNumericIDs: every cashier, contract and order gets a numeric identity
 // on insert, 1, 2, 3, … per table, set on the struct by Create and read
-// back unchanged by every read path; an update does not change it.
+// by NumericID (inside a transaction too); an update does not change it.
 func TestNumericIDs(t *testing.T) {
 	db := openTest(t)
-	k, err := db.Contract(ctx, "k2")
-	if err != nil || k.Num != 2 {
-		t.Fatalf("contract k2 num %d, %v", k.Num, err)
+	if n, err := db.NumericID(ctx, "contracts", "k2"); err != nil || n != 2 {
+		t.Fatalf("contract k2: %d, %v", n, err)
 	}
-	c, err := db.Cashier(ctx, "c2")
-	if err != nil || c.Num != 2 {
-		t.Fatalf("cashier c2 num %d, %v", c.Num, err)
+	if n, err := db.NumericID(ctx, "cashiers", "c1"); err != nil || n != 1 {
+		t.Fatalf("cashier c1: %d, %v", n, err)
 	}
-	var created []*cashier.CollectionOrder
 	for i, id := range []string{"co_a", "co_b", "co_c"} {
 		o := collection(id, "m1", "N"+id, t0.Add(time.Duration(i)*time.Second))
-		createCollection(t, db, o)
+		mustUpdate(t, db, func(x cashier.Tx) error {
+			if err := x.CreateCollection(ctx, o); err != nil {
+				return err
+			}
+			// The uncommitted row's number is visible inside the transaction.
+			if n, err := x.(*tx).NumericID(ctx, "collection_orders", id); err != nil || n != int64(i+1) {
+				t.Errorf("inside the transaction: %d, %v", n, err)
+			}
+			return nil
+		})
 		if o.Num != int64(i+1) {
 			t.Fatalf("%s: Num %d after create, want %d", id, o.Num, i+1)
 		}
-		created = append(created, o)
+	}
+	got, err := db.CollectionByOrderNo(ctx, "m1", "Nco_b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Status = cashier.CollectionExpired
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.UpdateCollection(ctx, got) })
+	if n, err := db.NumericID(ctx, "collection_orders", "co_b"); err != nil || n != 2 {
+		t.Fatalf("after update: %d, %v", n, err)
 	}
 	p := payout("po_a", "m2", "P1", t0)
 	createPayout(t, db, p)
 	if p.Num != 1 {
 		t.Fatalf("first payout Num %d", p.Num)
 	}
-	got, err := db.CollectionByOrderNo(ctx, "m1", "Nco_b")
-	if err != nil || got.Num != 2 {
-		t.Fatalf("read back %+v, %v", got, err)
+	if _, err := db.NumericID(ctx, "merchants", "m1"); err == nil {
+		t.Fatal("merchants have no numeric id")
 	}
-	got.Status = cashier.CollectionExpired
-	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.UpdateCollection(ctx, got) })
-	list, _, err := db.Collections(ctx, cashier.CollectionFilter{MerchantID: "m1"})
-	if err != nil || len(list) != 3 {
-		t.Fatalf("list %v %v", list, err)
-	}
-	for _, o := range list {
-		for _, c := range created {
-			if c.ID == o.ID && c.Num != o.Num {
-				t.Fatalf("%s: listed num %d, created %d", o.ID, o.Num, c.Num)
-			}
-		}
-	}
-	po, err := db.PayoutByOrderNo(ctx, "m2", "P1")
-	if err != nil || po.Num != 1 {
-		t.Fatalf("payout read back %+v %v", po, err)
+	if _, err := db.NumericID(ctx, "cashiers", "nope"); err == nil {
+		t.Fatal("missing row gave a number")
 	}
 }

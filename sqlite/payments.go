@@ -167,7 +167,7 @@ func (r reader) CollectionsByAddress(ctx context.Context, c cashier.Chain, addrs
 		for _, a := range batch {
 			args = append(args, a)
 		}
-		rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+numCol+` FROM collection_orders
+		rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+` FROM collection_orders
 			WHERE chain = ? AND deposit_address IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: orders by address: %w", err)
@@ -190,7 +190,7 @@ func (r reader) CollectionsByAddress(ctx context.Context, c cashier.Chain, addrs
 }
 
 func (r reader) ExpiringCollections(ctx context.Context, t time.Time, n int) ([]cashier.CollectionOrder, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+numCol+` FROM collection_orders
+	rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+` FROM collection_orders
 		WHERE status = 'PENDING' AND expire_at <= ? ORDER BY expire_at LIMIT ?`, t.UnixMilli(), n)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: expiring orders: %w", err)

@@ -112,7 +112,7 @@ func scanCashier(s scanner) (*cashier.Cashier, error) {
 		c       cashier.Cashier
 		created sql.NullInt64
 	)
-	if err := s.Scan(&c.ID, &c.MerchantID, &c.Name, &c.WebhookURL, &c.Status, &created, &c.Num); err != nil {
+	if err := s.Scan(&c.ID, &c.MerchantID, &c.Name, &c.WebhookURL, &c.Status, &created); err != nil {
 		return nil, err
 	}
 	c.CreatedAt = fromMillis(created)
@@ -120,7 +120,7 @@ func scanCashier(s scanner) (*cashier.Cashier, error) {
 }
 
 func (r reader) Cashier(ctx context.Context, id string) (*cashier.Cashier, error) {
-	c, err := scanCashier(r.q.QueryRowContext(ctx, `SELECT `+cashierCols+numCol+` FROM cashiers WHERE id = ?`, id))
+	c, err := scanCashier(r.q.QueryRowContext(ctx, `SELECT `+cashierCols+` FROM cashiers WHERE id = ?`, id))
 	if err != nil {
 		return nil, readErr(err, "cashier", cashier.Errorf(cashier.ECashierNotFound, "cashier %s not found", id))
 	}
@@ -130,7 +130,7 @@ func (r reader) Cashier(ctx context.Context, id string) (*cashier.Cashier, error
 // CashiersByMerchant lists the merchant's cashiers, oldest first, so the
 // first is the merchant's first cashier.
 func (r reader) CashiersByMerchant(ctx context.Context, merchantID string) ([]cashier.Cashier, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+cashierCols+numCol+` FROM cashiers WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+cashierCols+` FROM cashiers WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list cashiers: %w", err)
 	}
@@ -158,7 +158,7 @@ func scanContract(s scanner) (*cashier.Contract, error) {
 		created sql.NullInt64
 	)
 	err := s.Scan(&c.ID, &c.MerchantID, &c.Chain, &c.Address, &c.WebhookURL, &c.Status, &created,
-		&c.DepositFactory, &c.DepositImplementation, &c.Num)
+		&c.DepositFactory, &c.DepositImplementation)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func scanContract(s scanner) (*cashier.Contract, error) {
 }
 
 func (r reader) Contract(ctx context.Context, id string) (*cashier.Contract, error) {
-	c, err := scanContract(r.q.QueryRowContext(ctx, `SELECT `+contractCols+numCol+` FROM contracts WHERE id = ?`, id))
+	c, err := scanContract(r.q.QueryRowContext(ctx, `SELECT `+contractCols+` FROM contracts WHERE id = ?`, id))
 	if err != nil {
 		return nil, readErr(err, "contract", cashier.Errorf(cashier.EContractNotFound, "contract %s not found", id))
 	}
@@ -176,7 +176,7 @@ func (r reader) Contract(ctx context.Context, id string) (*cashier.Contract, err
 
 // ContractsByMerchant lists the merchant's contracts, oldest first.
 func (r reader) ContractsByMerchant(ctx context.Context, merchantID string) ([]cashier.Contract, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+contractCols+numCol+` FROM contracts WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+contractCols+` FROM contracts WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list contracts: %w", err)
 	}
@@ -210,7 +210,7 @@ func scanCollection(s scanner) (*cashier.CollectionOrder, error) {
 	)
 	err := s.Scan(&o.ID, &o.MerchantID, &o.CashierID, &o.OrderNo, &o.CustNo, &o.Chain, &o.Symbol, &o.Decimals,
 		&amount, &paid, &o.DepositAddress, &o.RedirectURL, &o.Status, &o.TxID, &o.FromAddress,
-		&expire, &created, &modified, &o.Version, &payTime, &o.Num)
+		&expire, &created, &modified, &o.Version, &payTime)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func scanCollection(s scanner) (*cashier.CollectionOrder, error) {
 }
 
 func (r reader) Collection(ctx context.Context, id string) (*cashier.CollectionOrder, error) {
-	o, err := scanCollection(r.q.QueryRowContext(ctx, `SELECT `+collectionCols+numCol+` FROM collection_orders WHERE id = ?`, id))
+	o, err := scanCollection(r.q.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collection_orders WHERE id = ?`, id))
 	if err != nil {
 		return nil, readErr(err, "collection order", cashier.Errorf(cashier.ENotFound, "order %s not found", id))
 	}
@@ -235,7 +235,7 @@ func (r reader) Collection(ctx context.Context, id string) (*cashier.CollectionO
 
 func (r reader) CollectionByOrderNo(ctx context.Context, merchantID, orderNo string) (*cashier.CollectionOrder, error) {
 	o, err := scanCollection(r.q.QueryRowContext(ctx,
-		`SELECT `+collectionCols+numCol+` FROM collection_orders WHERE merchant_id = ? AND order_no = ?`, merchantID, orderNo))
+		`SELECT `+collectionCols+` FROM collection_orders WHERE merchant_id = ? AND order_no = ?`, merchantID, orderNo))
 	if err != nil {
 		return nil, readErr(err, "collection order", cashier.Errorf(cashier.ENotFound, "order %s not found", orderNo))
 	}
@@ -260,7 +260,7 @@ func (r reader) Collections(ctx context.Context, f cashier.CollectionFilter) ([]
 	)
 	err := r.snapshot(ctx, func(q querier) error {
 		var err error
-		total, err = list(ctx, q, "collection_orders", collectionCols+numCol, w, f.Page, f.PageSize, func(s scanner) error {
+		total, err = list(ctx, q, "collection_orders", collectionCols, w, f.Page, f.PageSize, func(s scanner) error {
 			o, err := scanCollection(s)
 			if err == nil {
 				out = append(out, *o)
@@ -289,7 +289,7 @@ func scanPayout(s scanner) (*cashier.PayoutOrder, error) {
 	)
 	err := s.Scan(&o.ID, &o.MerchantID, &o.ContractID, &o.BatchID, &o.OrderNo, &o.Chain, &o.Recipient, &o.Symbol, &o.Decimals,
 		&amount, &fee, &o.PayoutType, &o.FromAddress, &o.Remark, &o.Status, &o.TxID, &o.GasAmount, &o.FailReason,
-		&created, &modified, &o.Version, &o.NeedsReview, &o.ExecID, &o.BlockNumber, &o.Num)
+		&created, &modified, &o.Version, &o.NeedsReview, &o.ExecID, &o.BlockNumber)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +304,7 @@ func scanPayout(s scanner) (*cashier.PayoutOrder, error) {
 }
 
 func (r reader) Payout(ctx context.Context, id string) (*cashier.PayoutOrder, error) {
-	o, err := scanPayout(r.q.QueryRowContext(ctx, `SELECT `+payoutCols+numCol+` FROM payout_orders WHERE id = ?`, id))
+	o, err := scanPayout(r.q.QueryRowContext(ctx, `SELECT `+payoutCols+` FROM payout_orders WHERE id = ?`, id))
 	if err != nil {
 		return nil, readErr(err, "payout order", cashier.Errorf(cashier.ENotFound, "order %s not found", id))
 	}
@@ -313,7 +313,7 @@ func (r reader) Payout(ctx context.Context, id string) (*cashier.PayoutOrder, er
 
 func (r reader) PayoutByOrderNo(ctx context.Context, merchantID, orderNo string) (*cashier.PayoutOrder, error) {
 	o, err := scanPayout(r.q.QueryRowContext(ctx,
-		`SELECT `+payoutCols+numCol+` FROM payout_orders WHERE merchant_id = ? AND order_no = ?`, merchantID, orderNo))
+		`SELECT `+payoutCols+` FROM payout_orders WHERE merchant_id = ? AND order_no = ?`, merchantID, orderNo))
 	if err != nil {
 		return nil, readErr(err, "payout order", cashier.Errorf(cashier.ENotFound, "order %s not found", orderNo))
 	}
@@ -335,7 +335,7 @@ func (r reader) Payouts(ctx context.Context, f cashier.PayoutFilter) ([]cashier.
 	)
 	err := r.snapshot(ctx, func(q querier) error {
 		var err error
-		total, err = list(ctx, q, "payout_orders", payoutCols+numCol, w, f.Page, f.PageSize, func(s scanner) error {
+		total, err = list(ctx, q, "payout_orders", payoutCols, w, f.Page, f.PageSize, func(s scanner) error {
 			o, err := scanPayout(s)
 			if err == nil {
 				out = append(out, *o)

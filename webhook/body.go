@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
@@ -23,6 +24,10 @@ type Writer struct {
 	// the provider's documented types: numbers for ids, orderType, type and
 	// times.
 	Strings bool
+	// Numbers reads the numeric identity of an order, cashier or contract
+	// whose struct does not carry it (Num is set by Create, not by reads).
+	// nil: such numbers are sent as null.
+	Numbers Numbers
 	// Scheme is the Signature-V2 scheme the bodies will be signed with.
 	// Under sign.WebhookSorted '%', '&' and '=' in string values are
 	// percent-encoded, so no value can re-split the sorted key=value text
@@ -68,9 +73,9 @@ func (w *Writer) CollectionEvent(o *cashier.CollectionOrder, c *cashier.Cashier,
 	b.add("eventType", eventType(cashier.EventPayment, string(o.Status)))
 	b.add("custNo", o.CustNo)
 	b.add("orderNo", o.OrderNo)
-	b.id("id", o.ID, o.Num)
+	b.id("id", o.ID, w.num("collection_orders", o.ID, o.Num))
 	b.add("orderId", o.ID)
-	b.id("cashierId", o.CashierID, c.Num)
+	b.id("cashierId", o.CashierID, w.num("cashiers", o.CashierID, c.Num))
 	b.add("symbol", o.Symbol)
 	b.add("amount", cashier.FormatAmount(o.Amount, o.Decimals))
 	b.add("paidAmount", cashier.FormatAmount(o.PaidAmount, o.Decimals))
@@ -107,6 +112,7 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	if k != nil {
 		contractNum = k.Num
 	}
+	contractNum = w.num("contracts", o.ContractID, contractNum)
 	id := NewEventID()
 	b := w.body()
 	b.add("eventId", id)
@@ -156,6 +162,29 @@ func (w *Writer) testBody(id, merchantID string, at time.Time) []byte {
 	b.add("status", "TEST")
 	b.time("createTime", at)
 	return b.bytes()
+}
+
+// Numbers is what sqlite.DB provides: the committed numeric identity of a
+// row of cashiers, contracts, collection_orders or payout_orders.
+type Numbers interface {
+	NumericID(ctx context.Context, table, id string) (int64, error)
+}
+
+// num is known when the struct carries it (it was created in this
+// transaction); otherwise the row is committed and Numbers reads it. A
+// failed read leaves null in the body rather than failing the status
+// change the event belongs to.
+func (w *Writer) num(table, id string, known int64) int64 {
+	if known != 0 || w.Numbers == nil || w.Strings || id == "" {
+		return known
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	n, err := w.Numbers.NumericID(ctx, table, id)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 func (w *Writer) body() *body {

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"context"
 	"encoding/json"
 	"math/big"
 	"strings"
@@ -188,4 +189,34 @@ func mustParams(t *testing.T, body []byte) sign.Params {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestNumbersOfLoadedOrders: an order loaded from the store (reads do not
+// fill Num) still gets its numeric id, and its cashier's, in typed bodies.
+func TestNumbersOfLoadedOrders(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	c := &cashier.Cashier{ID: "c_1", MerchantID: e.m.ID, Name: "Main", WebhookURL: "https://x.example/h", Status: cashier.CashierActive, CreatedAt: t0}
+	e.update(func(tx cashier.Tx) error { return tx.CreateCashier(ctx, c) })
+	for _, id := range []string{"co_1", "co_2"} {
+		o := collection(e.m, id, cashier.CollectionPending, t0)
+		o.DepositAddress += id
+		e.update(func(tx cashier.Tx) error { return tx.CreateCollection(ctx, o) })
+	}
+	loaded, err := e.db.Collection(ctx, "co_2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadedCashier, err := e.db.Cashier(ctx, "c_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded.Status = cashier.CollectionExpired
+	ev, err := (&Writer{Numbers: e.db}).CollectionEvent(loaded, loadedCashier, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ev.Body), `"id":2,"orderId":"co_2","cashierId":1,`) {
+		t.Fatalf("body %s", ev.Body)
+	}
 }
