@@ -3,8 +3,10 @@ package watch_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"io"
 	"math/big"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -209,3 +211,7 @@ func (r *rig) reload(t testing.TB, id string) (*cashier.CollectionOrder, []cashi
 func stringsContains(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
+
+type bigInt = big.Int
+
+func decodeBody(r *http.Request, v any) { json.NewDecoder(r.Body).Decode(v) }
