@@ -68,6 +68,8 @@ type Watcher struct {
 	store  cashier.Reader
 	orders *orders.Service
 	log    *slog.Logger
+
+	lastHead uint64 // head of the last applied tail, to skip idle rounds
 }
 
 // New returns a watcher of cfg.Chain reading chain and writing through svc
@@ -167,13 +169,29 @@ func (w *Watcher) Round(ctx context.Context) error {
 	// The unconfirmed tail is scanned whole every round: a reorg inside it
 	// simply shows up as transfers that are no longer there (dropped) or
 	// are in another block.
+	if head.Number == w.lastHead {
+		// Nothing new on top. Only seen transfers could still vanish in a
+		// reorg at the same height; without any, the round is idle (no
+		// rescan and no write: nodes are rate-limited, TRON's per block).
+		seen, err := w.store.SeenPayments(ctx, w.cfg.Chain)
+		if err != nil {
+			return err
+		}
+		if len(seen) == 0 {
+			return nil
+		}
+	}
 	var got []orders.Received
 	if safe < head.Number {
 		if got, err = w.scan(ctx, safe+1, head.Number); err != nil {
 			return err
 		}
 	}
-	return w.orders.ApplySeen(ctx, w.cfg.Chain, safe+1, head.Number, got)
+	if err := w.orders.ApplySeen(ctx, w.cfg.Chain, safe+1, head.Number, got); err != nil {
+		return err
+	}
+	w.lastHead = head.Number
+	return nil
 }
 
 func (w *Watcher) firstCursor(safe uint64) cashier.ChainCursor {
