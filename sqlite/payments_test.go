@@ -81,7 +81,7 @@ func TestPaymentsAndWatcherLookups(t *testing.T) {
 
 	// The lookups read through their indexes, not a scan of every order.
 	for q, index := range map[string]string{
-		`SELECT id FROM collection_orders WHERE chain = 'TRON' AND deposit_address IN ('a', 'b')`: "collection_orders_address",
+		`SELECT id FROM collection_orders WHERE chain = 'TRON' AND deposit_address IN ('a', 'b')`:                  "collection_orders_address",
 		`SELECT id FROM collection_orders WHERE status = 'PENDING' AND expire_at <= 5 ORDER BY expire_at LIMIT 10`: "collection_orders_status_expiry",
 	} {
 		rows, err := db.read.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
