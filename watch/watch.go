@@ -143,6 +143,18 @@ func (w *Watcher) Round(ctx context.Context) error {
 	}
 	if cur.UpdatedAt.IsZero() {
 		cur = w.firstCursor(safe)
+		if cur.Confirmed > 0 {
+			b, err := w.chain.BlockByNumber(ctx, cur.Confirmed)
+			if err != nil {
+				return fmt.Errorf("block %d: %w", cur.Confirmed, err)
+			}
+			cur.ConfirmedHash = b.Hash
+		}
+		// Stored at once, so a restart resumes here rather than at genesis.
+		cur.Head = head.Number
+		if err := w.orders.ApplyConfirmed(ctx, w.cfg.Chain, cur.Confirmed+1, cur.Confirmed, nil, cur); err != nil {
+			return err
+		}
 		w.log.Info("chain watch starts", "from", cur.Confirmed+1)
 	} else if cur, err = w.checkCursor(ctx, cur, head); err != nil {
 		return err
