@@ -41,6 +41,7 @@ type rigOptions struct {
 	period        time.Duration // block period; 0 mines on demand
 	webhookURL    string
 	data          string
+	rpc           func(chainURL string) string // the node URLs the service uses; default the chain's
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -95,6 +96,9 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	}
 	cfg.Mode = "sandbox"
 	cfg.ETHRPC = ch.URL
+	if o.rpc != nil {
+		cfg.ETHRPC = o.rpc(ch.URL)
+	}
 	cfg.WatchInterval = 20 * time.Millisecond
 	reg := config.DefaultRegistry()
 	conf, id, addr := o.confirmations, int64(devchain.ChainIDETH), r.usdt.Hex()
