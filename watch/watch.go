@@ -142,7 +142,9 @@ func (w *Watcher) Round(ctx context.Context) error {
 		safe = head.Number + 1 - w.cfg.Confirmations
 	}
 	if cur.UpdatedAt.IsZero() {
-		cur = w.firstCursor(safe)
+		if cur, err = w.firstCursor(ctx, safe); err != nil {
+			return err
+		}
 		if cur.Confirmed > 0 {
 			b, err := w.chain.BlockByNumber(ctx, cur.Confirmed)
 			if err != nil {
@@ -206,12 +208,40 @@ func (w *Watcher) Round(ctx context.Context) error {
 	return nil
 }
 
-func (w *Watcher) firstCursor(safe uint64) cashier.ChainCursor {
+// firstCursor is where a watcher with no stored cursor begins: StartBlock
+// when set; otherwise the confirmed tip, or, when collection orders exist
+// already (created while the node could not be reached), the last block
+// before the oldest of them was created, found by bisecting block times.
+func (w *Watcher) firstCursor(ctx context.Context, safe uint64) (cashier.ChainCursor, error) {
 	c := cashier.ChainCursor{Chain: w.cfg.Chain, Confirmed: safe}
 	if w.cfg.StartBlock > 0 {
 		c.Confirmed = min(w.cfg.StartBlock-1, safe)
+		return c, nil
 	}
-	return c
+	_, total, err := w.store.Collections(ctx, cashier.CollectionFilter{Page: 1, PageSize: 1})
+	if err != nil || total == 0 {
+		return c, err
+	}
+	oldest, _, err := w.store.Collections(ctx, cashier.CollectionFilter{Page: total, PageSize: 1})
+	if err != nil || len(oldest) == 0 {
+		return c, err
+	}
+	since := oldest[0].CreatedAt.Add(-time.Minute) // clocks of node and service differ
+	lo, hi := uint64(0), safe                      // invariant: block lo is before since, or lo is 0
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		b, err := w.chain.BlockByNumber(ctx, mid)
+		if err != nil {
+			return c, fmt.Errorf("block %d: %w", mid, err)
+		}
+		if b.Time.Before(since) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	c.Confirmed = lo
+	return c, nil
 }
 
 // checkCursor notices a reorg deeper than the confirmation depth: the
