@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -135,7 +136,8 @@ func retryable(err error) bool {
 	}
 	var netErr net.Error
 	var urlErr *url.Error
-	return errors.As(err, &netErr) || errors.As(err, &urlErr) ||
+	var synErr *json.SyntaxError // a cut-off or garbled answer: the path, not the call
+	return errors.As(err, &netErr) || errors.As(err, &urlErr) || errors.As(err, &synErr) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, context.DeadlineExceeded)
 }
