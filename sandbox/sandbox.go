@@ -54,7 +54,7 @@ type Options struct {
 	// sandbox.json on first start), OnlyService the service against the
 	// chains of sandbox.json; "" runs both in one process.
 	Only string
-	// Confirmations the sandbox's networks ask of a payment; default 2.
+	// Confirmations the sandbox's networks ask of a payment; default 1.
 	Confirmations int
 }
 
@@ -339,9 +339,9 @@ func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
 }
 
 // DefaultConfirmations is what the sandbox's networks ask of a payment:
-// small, so a payment completes within seconds, yet more than one so the
-// confirming stage can be seen and tested.
-const DefaultConfirmations = 2
+// one, so a payment counts in the block after it is sent and tests stay
+// quick; --confirmations raises it to watch the confirming stage.
+const DefaultConfirmations = 1
 
 // Registry is the built-in registry pointed at the sandbox's chains and
 // test tokens, asking confirmations of every payment.
