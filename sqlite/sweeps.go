@@ -150,4 +150,3 @@ func (db *DB) Sweeps(ctx context.Context, c cashier.Chain, inFlight bool) ([]cas
 	}
 	return out, nil
 }
-
