@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/stablecashier/cashier"
 )
 
 // Config is the process configuration. Every field can be set by a flag or
@@ -48,6 +50,9 @@ type Config struct {
 	WatchInterval time.Duration // pause between chain watcher rounds
 	ScanChunk     int           // blocks per transfer scan query
 	ServiceKeys   string        // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
+
+	SweepMin      string        // smallest batch worth a sweep's gas, whole tokens; "0" sweeps any amount
+	SweepInterval time.Duration // pause between sweep rounds; 0 turns sweeping off
 }
 
 // Default is the configuration before flags and environment.
@@ -78,6 +83,9 @@ func Default() Config {
 		LateWindow:    7 * 24 * time.Hour,
 		WatchInterval: time.Second,
 		ScanChunk:     1000,
+
+		SweepMin:      "10",
+		SweepInterval: time.Minute,
 	}
 }
 
@@ -148,6 +156,9 @@ func (c *Config) Validate() error {
 	}
 	if c.LateWindow < 0 || c.WatchInterval <= 0 || c.ScanChunk < 1 {
 		return fmt.Errorf("late-window must not be negative, watch-interval and scan-chunk must be positive")
+	}
+	if _, err := cashier.ParseAmount(c.SweepMin, 18); err != nil || c.SweepInterval < 0 {
+		return fmt.Errorf("sweep-min must be a decimal amount (%q) and sweep-interval not negative", c.SweepMin)
 	}
 	return nil
 }
@@ -224,5 +235,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_WATCH_INTERVAL", "watch-interval", "pause between chain watcher rounds", dur(&c.WatchInterval)),
 		f("CASHIER_SCAN_CHUNK", "scan-chunk", "blocks per transfer scan query of the chain watcher", num(&c.ScanChunk)),
 		f("CASHIER_SERVICE_KEYS", "-", "", str(&c.ServiceKeys)),
+		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
+		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),
 	}
 }

@@ -252,6 +252,15 @@ func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Co
 		cfg.PublicURL = info.BaseURL
 	}
 	cfg.ETHRPC, cfg.ARBRPC, cfg.TRONAPI = info.Networks["ETH"].RPCURL, info.Networks["ARB"].RPCURL, info.Networks["TRON"].RPCURL
+	if cfg.ServiceKeys == "" && info.Roles["sweeper"] != nil {
+		// The sandbox's sweeper role is the service's sweeper key from the
+		// first start on (the sealed store has it only after provisioning).
+		var ks []string
+		for _, c := range cashier.Chains {
+			ks = append(ks, string(c)+".sweeper="+info.Roles["sweeper"].PrivateKey)
+		}
+		cfg.ServiceKeys = strings.Join(ks, ",")
+	}
 	reg, err := Registry(info, opts.Confirmations)
 	if err != nil {
 		return err

@@ -62,14 +62,16 @@ func (s *Sweeper) Run(ctx context.Context) {
 	if iv <= 0 {
 		iv = 30 * time.Second
 	}
+	// The first round waits an interval too: a start or restart is busy
+	// catching up detection, which sweeping must never hold up.
 	for {
-		if _, err := s.Round(ctx); err != nil && ctx.Err() == nil {
-			s.log().Warn("sweep round failed", "chain", s.Chain, "error", err)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(iv):
+		}
+		if _, err := s.Round(ctx); err != nil && ctx.Err() == nil {
+			s.log().Warn("sweep round failed", "chain", s.Chain, "error", err)
 		}
 	}
 }
@@ -94,7 +96,7 @@ func (s *Sweeper) Round(ctx context.Context) (int, error) {
 	if err := s.settle(ctx); err != nil {
 		return 0, err
 	}
-	batches, err := s.batches(ctx)
+	batches, err := s.Batches(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -176,9 +178,9 @@ type Batch struct {
 	Items   []cashier.SweepItem
 }
 
-// batches reads the balances of the candidate addresses and groups those
+// Batches reads the balances of the candidate addresses and groups those
 // holding something per factory and token, keeping batches worth the gas.
-func (s *Sweeper) batches(ctx context.Context) ([]Batch, error) {
+func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 	cands, err := s.Store.SweepCandidates(ctx, s.Chain)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package sweep
+package sweep_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/sandbox"
+	"github.com/stablecashier/cashier/sweep"
 )
 
 // rig is a sandbox serving (its chain watcher credits payments) and a
@@ -25,9 +26,15 @@ type rig struct {
 	dir string
 }
 
-func newRig(t *testing.T) *rig {
+// newRig starts the sandbox; with serviceSweeps the service's own
+// sweepers run every 200 ms, otherwise they are off and the test drives one.
+func newRig(t *testing.T, serviceSweeps ...bool) *rig {
 	cfg := config.Default()
 	cfg.Data = t.TempDir()
+	cfg.SweepInterval = 0
+	if len(serviceSweeps) > 0 && serviceSweeps[0] {
+		cfg.SweepInterval, cfg.SweepMin = 200*time.Millisecond, "1"
+	}
 	cfg.WatchInterval = 100 * time.Millisecond
 	cfg.RateEndpoint = 100_000
 	ctx, cancel := context.WithCancel(context.Background())
@@ -44,7 +51,7 @@ func newRig(t *testing.T) *rig {
 
 // sweeper is a fresh sweeper, as after a restart: a new client on the
 // sweeper key's journal.
-func (r *rig) sweeper(min string) *Sweeper {
+func (r *rig) sweeper(min string) *sweep.Sweeper {
 	n := r.sb.Info.Networks["ETH"]
 	j, err := evm.OpenFileJournal(filepath.Join(r.dir, "sweeper-journal"), n.ChainID, r.sb.Info.Roles["sweeper"].EVMAddress)
 	if err != nil {
@@ -57,7 +64,7 @@ func (r *rig) sweeper(min string) *Sweeper {
 		r.t.Fatal(err)
 	}
 	r.t.Cleanup(c.Close)
-	return &Sweeper{Chain: cashier.ChainETH, Store: r.sb.Service.Store, Registry: r.sb.Service.Registry, Client: c, MinAmount: min}
+	return &sweep.Sweeper{Chain: cashier.ChainETH, Store: r.sb.Service.Store, Registry: r.sb.Service.Registry, Client: c, MinAmount: min}
 }
 
 // paid creates an ETH USDT order, pays it from the customer wallet and
@@ -125,7 +132,7 @@ func units(s string) *big.Int {
 }
 
 // settleAll runs rounds until nothing is in flight.
-func (r *rig) settleAll(s *Sweeper) {
+func (r *rig) settleAll(s *sweep.Sweeper) {
 	r.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -202,7 +209,7 @@ func TestSweepCrashBetweenSendAndRecord(t *testing.T) {
 	before := r.balance(vault)
 
 	s := r.sweeper("")
-	bs, err := s.batches(ctx)
+	bs, err := s.Batches(ctx)
 	if err != nil || len(bs) != 1 {
 		t.Fatalf("batches %+v, %v", bs, err)
 	}
@@ -238,7 +245,7 @@ func TestSweepCrashBetweenSendAndRecord(t *testing.T) {
 	// Crash before the send: recorded, never sent; the restart sends it.
 	b := r.paid("CR-2", "3.00")
 	before = r.balance(vault)
-	bs, err = s.batches(ctx)
+	bs, err = s.Batches(ctx)
 	if err != nil || len(bs) != 1 || len(bs[0].Items) != 1 || bs[0].Items[0].Address != b {
 		t.Fatalf("batches %+v, %v", bs, err)
 	}
@@ -252,5 +259,27 @@ func TestSweepCrashBetweenSendAndRecord(t *testing.T) {
 	}
 	if got := r.sweeps(); len(got) != 2 || got[0].Status != cashier.SweepDone || got[1].Status != cashier.SweepDone {
 		t.Fatalf("sweeps: %+v", got)
+	}
+}
+
+// TestServiceSweeps: the service's own sweeper, with the sweeper key the
+// sandbox gives it, sweeps a paid order's deposit into the payout contract.
+func TestServiceSweeps(t *testing.T) {
+	r := newRig(t, true)
+	if len(r.sb.Service.Sweepers) != 3 {
+		t.Fatalf("%d sweepers, want one per network", len(r.sb.Service.Sweepers))
+	}
+	vault := r.sb.Info.Networks["ETH"].PayoutContract
+	before := r.balance(vault)
+	a := r.paid("SVC-1", "2.50")
+	deadline := time.Now().Add(30 * time.Second)
+	for r.balance(a).Sign() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the service never swept the deposit address")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if d := new(big.Int).Sub(r.balance(vault), before); d.Cmp(units("2.5")) != 0 {
+		t.Fatalf("the payout contract gained %s, want 2500000", d)
 	}
 }
