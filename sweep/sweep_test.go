@@ -282,4 +282,35 @@ func TestServiceSweeps(t *testing.T) {
 	if d := new(big.Int).Sub(r.balance(vault), before); d.Cmp(units("2.5")) != 0 {
 		t.Fatalf("the payout contract gained %s, want 2500000", d)
 	}
+
+	// TRON: the sweep goes through the TRON client and the stand-in's API.
+	ctx := context.Background()
+	tr := r.sb.Service.Chains[cashier.ChainTRON]
+	tvault, tusdt := r.sb.Info.Networks["TRON"].PayoutContract, r.sb.Info.Networks["TRON"].Tokens["USDT"]
+	tbal := func(holder string) *big.Int {
+		b, err := tr.TokenBalance(ctx, tusdt, holder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	tbefore := tbal(tvault)
+	if _, err := r.api.CreateCollection(ctx, client.CollectionRequest{CashierID: r.sb.Info.CashierID, OrderNo: "SVC-T",
+		Amount: "3.00", Symbol: "USDT", ChainID: "TRON"}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := sandbox.Pay(ctx, r.sb.Info, r.sb.Service.Store, sandbox.PayRequest{OrderNo: "SVC-T"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(60 * time.Second)
+	for tbal(p.To).Sign() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the service never swept the TRON deposit address")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if d := new(big.Int).Sub(tbal(tvault), tbefore); d.Cmp(units("3")) != 0 {
+		t.Fatalf("the TRON payout contract gained %s, want 3000000", d)
+	}
 }
