@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/stablecashier/cashier"
 )
 
 // Config is the process configuration. Every field can be set by a flag or
@@ -51,6 +53,8 @@ type Config struct {
 	WebhookSignature string        // Signature-V2 scheme: raw or sorted
 	WebhookBody      string        // body value types: typed or strings
 	IPv6Prefix       int           // rate-limit bucket of an IPv6 client: its /N prefix
+	SweepMin         string        // smallest batch worth a sweep's gas, whole tokens; "0" sweeps any amount
+	SweepInterval    time.Duration // pause between sweep rounds; 0 turns sweeping off
 }
 
 // Default is the configuration before flags and environment.
@@ -84,6 +88,8 @@ func Default() Config {
 		WebhookSignature: "raw",
 		WebhookBody:      "typed",
 		IPv6Prefix:       64,
+		SweepMin:         "10",
+		SweepInterval:    time.Minute,
 	}
 }
 
@@ -166,6 +172,9 @@ func (c *Config) Validate() error {
 	if c.LateWindow < 0 || c.WatchInterval <= 0 || c.ScanChunk < 1 {
 		return fmt.Errorf("late-window must not be negative, watch-interval and scan-chunk must be positive")
 	}
+	if _, err := cashier.ParseAmount(c.SweepMin, 18); err != nil || c.SweepInterval < 0 {
+		return fmt.Errorf("sweep-min must be a decimal amount (%q) and sweep-interval not negative", c.SweepMin)
+	}
 	return nil
 }
 
@@ -244,5 +253,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_WEBHOOK_SIGNATURE", "webhook-signature", "webhook Signature-V2: raw (body + &time=) or sorted (key=value + &time=)", str(&c.WebhookSignature)),
 		f("CASHIER_WEBHOOK_BODY", "webhook-body", "webhook body values: typed (documented number types) or strings (every value a string)", str(&c.WebhookBody)),
 		f("CASHIER_IPV6_PREFIX", "ipv6-prefix", "rate limits count an IPv6 client by this prefix length", num(&c.IPv6Prefix)),
+		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
+		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
@@ -84,13 +85,25 @@ func view(t *testing.T, url string, width, height int, budget time.Duration, sho
 		} else {
 			args = append(args, "--dump-dom")
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		b, err := exec.CommandContext(ctx, chromium(t), append(args, url)...).Output()
-		if err != nil {
-			t.Fatalf("chromium %s: %v", url, err)
+		// A browser that crashes (a signal, seen on loaded machines) is
+		// started again, twice at most; a page that fails does not crash it.
+		var err error
+		for attempt := 0; attempt < 3; attempt++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			var b []byte
+			b, err = exec.CommandContext(ctx, chromium(t), append(args, url)...).Output()
+			cancel()
+			var ee *exec.ExitError
+			if err == nil {
+				return b
+			}
+			if !errors.As(err, &ee) || ee.ProcessState.Exited() {
+				break
+			}
+			t.Logf("chromium %s: %v; starting it again", url, err)
 		}
-		return b
+		t.Fatalf("chromium %s: %v", url, err)
+		return nil
 	}
 	p := page{dom: string(run(""))}
 	if shot != "" {
