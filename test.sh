@@ -24,6 +24,7 @@ echo "== contracts: recompile with the pinned solc and compare with the committe
 bash contracts/check.sh
 
 echo "== go test"
+export CASHIER_ARTIFACTS="${CASHIER_ARTIFACTS:-$PWD/artifacts}" # page screenshots
 go test -count=1 ./...
 
 echo "== the sandbox, black box: build, start, check with real chains, restart, check again"

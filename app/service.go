@@ -19,6 +19,7 @@ import (
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sign"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/watch"
 	"github.com/stablecashier/cashier/webhook"
 )
 
@@ -41,6 +42,8 @@ type Service struct {
 	Chains     map[cashier.Chain]cashier.ChainClient
 	Clock      cashier.Clock
 	Logger     *slog.Logger
+	Watchers   []*watch.Watcher // one per network with a node
+	Expirer    *watch.Expirer
 }
 
 // New assembles the service from cfg. The caller closes it.
@@ -103,6 +106,11 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Config:    orders.DefaultConfig,
 	}
 	s.Orders.Config.CollectionTTL = cfg.CollectionTTL
+	s.Orders.Config.LateWindow = cfg.LateWindow
+	if s.Watchers, err = NewWatchers(cfg, s.Registry, s.Chains, s.Orders, s.Logger); err != nil {
+		return nil, err
+	}
+	s.Expirer = &watch.Expirer{Orders: s.Orders, Log: s.Logger.With("component", "expiry")}
 
 	httpCfg, err := HTTPConfig(cfg)
 	if err != nil {
@@ -165,6 +173,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
+	watchDone := s.runWatchers(dctx)
 	payoutsDone := s.runPayouts(dctx)
 
 	serveDone := make(chan error, 1)
@@ -182,6 +191,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 		err = serr
 	}
 	stopDispatch()
+	<-watchDone
 	<-payoutsDone
 	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
 		err = derr

@@ -44,7 +44,10 @@ type Config struct {
 	TRONAPI    string
 	TRONAPIKey string
 
-	ServiceKeys string // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
+	LateWindow    time.Duration // after expiry, how long a full payment still completes an order
+	WatchInterval time.Duration // pause between chain watcher rounds
+	ScanChunk     int           // blocks per transfer scan query
+	ServiceKeys   string        // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
 
 	PayoutBatchSize int           // most orders per payout contract call
 	PayoutWindow    time.Duration // how long a partial payout batch waits for more orders
@@ -75,6 +78,10 @@ func Default() Config {
 		WebhookSchedule: "1m,5m,30m,2h,24h",
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
+
+		LateWindow:    7 * 24 * time.Hour,
+		WatchInterval: time.Second,
+		ScanChunk:     1000,
 
 		PayoutBatchSize: 100,
 		PayoutWindow:    2 * time.Second,
@@ -150,6 +157,9 @@ func (c *Config) Validate() error {
 	if c.CollectionTTL <= 0 {
 		return fmt.Errorf("collection-ttl must be positive, or every collection order would be created expired")
 	}
+	if c.LateWindow < 0 || c.WatchInterval <= 0 || c.ScanChunk < 1 {
+		return fmt.Errorf("late-window must not be negative, watch-interval and scan-chunk must be positive")
+	}
 	return nil
 }
 
@@ -221,6 +231,9 @@ func (c *Config) fields() []field {
 		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
+		f("CASHIER_LATE_WINDOW", "late-window", "after expiry, how long a full payment still completes a collection order", dur(&c.LateWindow)),
+		f("CASHIER_WATCH_INTERVAL", "watch-interval", "pause between chain watcher rounds", dur(&c.WatchInterval)),
+		f("CASHIER_SCAN_CHUNK", "scan-chunk", "blocks per transfer scan query of the chain watcher", num(&c.ScanChunk)),
 		f("CASHIER_SERVICE_KEYS", "-", "", str(&c.ServiceKeys)),
 		f("CASHIER_PAYOUT_BATCH_SIZE", "payout-batch-size", "most payout orders per contract call (1-200)", num(&c.PayoutBatchSize)),
 		f("CASHIER_PAYOUT_WINDOW", "payout-window", "how long a partial payout batch waits for more orders", dur(&c.PayoutWindow)),

@@ -65,6 +65,10 @@ type Options struct {
 	Alloc map[common.Address]*big.Int
 	// GasLimit of blocks; default 30,000,000.
 	GasLimit uint64
+	// OnDemand, with a Period, also produces a block as soon as
+	// transactions arrive: sends are mined at once while the head still
+	// advances on the period (confirmations grow without traffic).
+	OnDemand bool
 }
 
 // Chain is a running dev chain.
@@ -198,7 +202,7 @@ func Start(opts Options) (*Chain, error) {
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	go c.produce(opts.Period)
+	go c.produce(opts.Period, opts.OnDemand)
 	return c, nil
 }
 
@@ -208,7 +212,7 @@ func Start(opts Options) (*Chain, error) {
 // block builder will not take (a fee cap under the base fee): such a
 // transaction stays pending, as it would on a real network, until it is
 // replaced or the base fee falls.
-func (c *Chain) produce(period time.Duration) {
+func (c *Chain) produce(period time.Duration, onDemand bool) {
 	defer close(c.done)
 	newTxs := make(chan core.NewTxsEvent, 16)
 	sub := c.eth.TxPool().SubscribeTransactions(newTxs, true)
@@ -245,7 +249,7 @@ func (c *Chain) produce(period time.Duration) {
 		case <-recheck:
 			sealIncludable()
 		case <-newTxs:
-			if period > 0 {
+			if period > 0 && !onDemand {
 				continue
 			}
 		drain:

@@ -156,3 +156,19 @@ func TestPeriodProducesBlocks(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestOnDemandWithPeriod mines a transaction at once although the period
+// is far longer than the test may take.
+func TestOnDemandWithPeriod(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := start(t, Options{Period: time.Hour, OnDemand: true})
+	key, _ := crypto.GenerateKey()
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	if err := c.Fund(ctx, addr, big.NewInt(params.Ether)); err != nil {
+		t.Fatalf("fund with an hour's period and on-demand blocks: %v", err)
+	}
+	if bal, err := c.Client.BalanceAt(ctx, addr, nil); err != nil || bal.Cmp(big.NewInt(params.Ether)) != 0 {
+		t.Fatalf("balance = %v, %v; want 1 ether", bal, err)
+	}
+}

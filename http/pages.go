@@ -3,48 +3,77 @@ package http
 import (
 	"bytes"
 	"html/template"
+	"math/big"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/sign"
 )
 
-// The pages are deliberately plain: server-rendered, no script, readable on
-// a phone. A full cashier front end can replace them without API changes.
-var pages = template.Must(template.New("").Parse(`
+// The pages are server-rendered and readable without script; the payment
+// page's script (cashierpage/cashier.js) keeps it live. Nothing is inline,
+// so the Content-Security-Policy allows no inline script or style.
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}).Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.}}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#222}
-dt{color:#666;font-size:.85rem;margin-top:.8rem}dd{margin:0;word-break:break-all;font-size:1.05rem}
-img{display:block;margin:1rem auto;width:16rem;height:16rem}.status{font-weight:bold}</style></head><body>{{end}}
+<meta name="referrer" content="no-referrer">
+<title>{{.}}</title><link rel="stylesheet" href="/assets/cashier.css"></head><body>{{end}}
 
 {{define "pay"}}{{template "head" "Payment"}}
-<h1>Pay {{.Amount}} {{.Symbol}}</h1>
-<p>Send exactly <strong>{{.Amount}} {{.Symbol}}</strong> on <strong>{{.Network}}</strong> to the address below.</p>
-{{if .QR}}<img src="{{.QR}}" alt="QR code of the payment">{{end}}
-<dl>
-<dt>Deposit address</dt><dd>{{.Address}}</dd>
-<dt>Token</dt><dd>{{.Symbol}}{{if .TokenContract}} ({{.TokenContract}}){{end}}</dd>
-<dt>Network</dt><dd>{{.Network}}</dd>
-<dt>Status</dt><dd class="status">{{.Status}}</dd>
-<dt>Expires</dt><dd>{{.Expires}}</dd>
-<dt>Order</dt><dd>{{.OrderNo}}</dd>
-</dl>
-{{if .Redirect}}<p><a href="{{.Redirect}}">Return to the merchant</a></p>{{end}}
+<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}">
+<header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>中文</button></header>
+<section class="amount"><div class="label" data-i18n="pay">{{t "pay" nil}}</div>
+<div class="sum"><span id="amount">{{.St.Amount}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
+<div class="net"><span data-i18n="network">{{t "network" nil}}</span>: <strong>{{.Network}}</strong></div></section>
+<section id="state" class="state state-{{.St.State}}" aria-live="polite">
+<div id="state-title" class="state-title">{{.Title}}</div><div id="state-detail">{{.Detail}}</div>
+<div id="countdown" class="countdown"{{if ne .St.State "waiting"}}{{if ne .St.State "underpaid"}} hidden{{end}}{{end}} data-expire="{{.St.ExpireTime}}" data-server-time="{{.St.ServerTime}}">{{.Expires}}</div>
+</section>
+<section id="pay-box" class="pay-box"{{if not .Payable}} hidden{{end}}>
+{{if .QR}}<img id="qr" class="qr" src="{{.QR}}" alt="{{t "qr.alt" nil}}" data-i18n-alt="qr.alt"><div class="hint" data-i18n="qr">{{t "qr" nil}}</div>{{end}}
+<div class="label" data-i18n="address">{{t "address" nil}}</div>
+<div class="address-row"><code id="address" class="address">{{.Address}}</code><button type="button" id="copy" class="copy" data-i18n="copy" hidden>{{t "copy" nil}}</button></div>
+<div class="label" data-i18n="token">{{t "token" nil}}</div><div class="token">{{.St.Symbol}}{{if .TokenContract}} <code class="contract">{{.TokenContract}}</code>{{end}}</div>
+</section>
+<section id="payments" class="payments"{{if not .St.Payments}} hidden{{end}}><div class="label" data-i18n="payments">{{t "payments" nil}}</div>
+<ul id="payment-list">{{range .St.Payments}}<li><code>{{.TxID}}</code> {{.Amount}} {{.Symbol}} {{.Status}}</li>{{end}}</ul></section>
+<div id="message" class="message" hidden></div>
+<div class="actions">
+<button type="button" id="cancel" class="cancel" data-i18n="cancel" hidden>{{t "cancel" nil}}</button>
+{{if .St.RedirectURL}}<a id="back" class="back" href="{{.St.RedirectURL}}" rel="noreferrer" data-i18n="back">{{t "back" nil}}</a>{{end}}
+</div>
+<p class="order"><span data-i18n="order">{{t "order" nil}}</span> <span id="order-no">{{.OrderNo}}</span></p>
+</main>
+<script type="application/json" id="i18n">{{.Texts}}</script>
+<script src="/assets/cashier.js"></script>
 </body></html>{{end}}
 
 {{define "widget"}}{{template "head" "Cashier"}}
-<h1>Cashier</h1>
+<main class="card"><h1>Cashier</h1>
 <dl><dt>Merchant</dt><dd>{{.Merchant}}</dd><dt>Customer</dt><dd>{{.CustNo}}</dd>
 {{if .OrderNo}}<dt>Order</dt><dd>{{.OrderNo}}</dd>{{end}}</dl>
 {{if .PayURL}}<p><a href="{{.PayURL}}">Continue to payment</a></p>{{else}}<p>No open order to pay.</p>{{end}}
-</body></html>{{end}}
+</main></body></html>{{end}}
 
 {{define "error"}}{{template "head" "Error"}}
-<h1>{{.Title}}</h1><p>{{.Message}}</p></body></html>{{end}}
+<main class="card"><h1>{{.Title}}</h1><p>{{.Message}}</p></main></body></html>{{end}}
 `))
+
+// pageText is the English text key with its {placeholders} filled; the
+// script does the same in the customer's language.
+func pageText(key string, vars map[string]string) string {
+	t, ok := pageTexts["en"][key]
+	if !ok {
+		return key
+	}
+	for k, v := range vars {
+		t = strings.ReplaceAll(t, "{"+k+"}", v)
+	}
+	return t
+}
 
 func (s *server) render(w http.ResponseWriter, status int, name string, data any) {
 	var buf bytes.Buffer
@@ -56,8 +85,7 @@ func (s *server) render(w http.ResponseWriter, status int, name string, data any
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Security-Policy", "default-src 'none'; img-src data:; style-src 'unsafe-inline'")
-	h.Set("X-Frame-Options", "SAMEORIGIN")
+	setPageHeaders(h)
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }
@@ -67,28 +95,28 @@ func (s *server) renderError(w http.ResponseWriter, status int, msg string) {
 }
 
 // handlePayPage is the hosted payment page behind payUrl. Order ids are
-// random, so the URL itself is the capability to view the order.
+// random, so the URL itself is the capability to view the order; the
+// page's status and cancel endpoints take the same id.
 func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) error {
 	id := r.PathValue("orderId")
-	o, err := s.store.Collection(r.Context(), id)
-	if cashier.ErrorCode(err) == cashier.ENotFound {
-		return cashier.Errorf(cashier.ENotFound, "payment %s does not exist", id)
-	}
+	o, st, err := s.orderPageStatus(r, id)
 	if err != nil {
 		return err
 	}
-	status := string(o.Status)
-	if o.Status == cashier.CollectionPending && !s.clock.Now().Before(o.ExpireAt) {
-		status = string(cashier.CollectionExpired) // the expiry worker has not run yet
-	}
 	data := struct {
-		Amount, Symbol, Network, Address, Status, Expires, OrderNo, TokenContract string
-		QR                                                                        template.URL
-		Redirect                                                                  string
+		St                                                *pageStatus
+		Network, Address, Expires, OrderNo, TokenContract string
+		Merchant, Title, Detail, StatusURL, CancelURL     string
+		QR                                                template.URL
+		Payable                                           bool
+		Texts                                             map[string]map[string]string
 	}{
-		Amount: cashier.FormatAmount(o.Amount, o.Decimals), Symbol: o.Symbol, Address: o.DepositAddress,
-		Status: status, Expires: o.ExpireAt.UTC().Format(time.RFC1123), OrderNo: o.OrderNo, Redirect: o.RedirectURL,
-		Network: string(o.Chain),
+		St: st, Address: o.DepositAddress, Expires: o.ExpireAt.UTC().Format(time.RFC1123), OrderNo: o.OrderNo,
+		Network: string(o.Chain), StatusURL: "/pay/" + o.ID + "/status", CancelURL: "/pay/" + o.ID + "/cancel",
+		Payable: st.State == pageWaiting || st.State == pageUnderpaid || st.State == pageSeen || st.State == pageConfirming,
+	}
+	if m, err := s.store.Merchant(r.Context(), o.MerchantID); err == nil {
+		data.Merchant = m.Name
 	}
 	if n, ok := s.reg.Network(o.Chain); ok {
 		data.Network = n.NetworkName
@@ -96,7 +124,21 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 	if t, ok := s.reg.Token(o.Chain, o.Symbol); ok {
 		data.TokenContract = t.ContractAddress
 	}
-	if status == string(cashier.CollectionPending) {
+	vars := map[string]string{"amount": st.Amount, "symbol": st.Symbol, "network": data.Network, "paid": st.PaidAmount,
+		"remaining": st.Remaining, "n": strconv.FormatUint(st.Confirmations, 10), "N": strconv.FormatUint(st.Required, 10)}
+	data.Title = pageText("state."+st.State, vars)
+	detail := "detail." + st.State
+	switch {
+	case st.State == pagePaid && st.Late:
+		detail = "detail.paid.late"
+	case st.State == pageExpired && st.PaidAmount != cashier.FormatAmount(new(big.Int), o.Decimals):
+		detail = "detail.expired.partial"
+	}
+	data.Detail = pageText(detail, vars)
+	// A JSON data block, never run: html/template writes it as JSON with
+	// <, > and & escaped.
+	data.Texts = pageTexts
+	if data.Payable {
 		code, err := s.qrCode(o)
 		if err != nil {
 			return err

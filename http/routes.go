@@ -30,6 +30,9 @@ func (s *server) addRoutes() {
 	// Pages for customers.
 	s.handle("GET /pay/{orderId}", authPublic, s.handlePayPage)
 	s.handle("GET /widget", authPublic, s.handleWidget)
+	s.handle("GET /pay/{orderId}/status", authPublic, s.handlePayStatus)
+	s.handle("POST /pay/{orderId}/cancel", authPublic, s.handlePayCancel)
+	s.handle("GET /assets/{name}", authPublic, s.handleAsset)
 }
 
 // authMode is what a route demands of the caller.

@@ -51,6 +51,9 @@ type Config struct {
 	MaxOrderNoLen   int
 	MaxTextLen      int // remark, custNo, redirectUrl
 
+	// LateWindow is how long after expiry a full payment still completes
+	// an order (see decisions.md).
+	LateWindow      time.Duration
 	SettleRetention time.Duration // how long a paid order's settle is kept (see funding.go)
 }
 
@@ -62,6 +65,7 @@ var DefaultConfig = Config{
 	DefaultPageSize: 20,
 	MaxOrderNoLen:   64,
 	MaxTextLen:      256,
+	LateWindow:      7 * 24 * time.Hour,
 	SettleRetention: time.Hour,
 }
 

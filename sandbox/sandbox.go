@@ -39,8 +39,9 @@ type Options struct {
 	// FreePorts lets the dev chains and the service take any free port on
 	// first start instead of the defaults (tests run several sandboxes).
 	FreePorts bool
-	// BlockPeriod of the EVM dev chains; 0 mines as soon as a transaction
-	// arrives.
+	// BlockPeriod of the EVM dev chains: a block at least this often (so
+	// confirmations advance), and at once when a transaction arrives;
+	// default 1 s.
 	BlockPeriod time.Duration
 	// TRONBlockInterval of the TRON stand-in; default 1 s.
 	TRONBlockInterval time.Duration
@@ -49,7 +50,20 @@ type Options struct {
 	// WebhookURL is where the demo cashier's webhooks go (http and loopback
 	// allowed); set on first start only.
 	WebhookURL string
+	// Only runs one half: OnlyChains the dev chains (deploying and writing
+	// sandbox.json on first start), OnlyService the service against the
+	// chains of sandbox.json; "" runs both in one process.
+	Only string
+	// Confirmations the sandbox's networks ask of a payment; default 2.
+	Confirmations int
 }
+
+// The halves a sandbox can run apart, so the service can be stopped or
+// killed while the chains go on.
+const (
+	OnlyChains  = "chains"
+	OnlyService = "service"
+)
 
 // Sandbox is a running sandbox.
 type Sandbox struct {
@@ -66,18 +80,38 @@ type Sandbox struct {
 
 // Start brings the sandbox up: it starts the chains, deploys and funds on
 // first start (or finds the deployments of DATA/sandbox.json), provisions
-// the demo merchant and assembles the service, ready for Serve.
+// the demo merchant and assembles the service, ready for Serve. With
+// Options.Only it does one half.
 func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 	cfg := opts.Config
 	cfg.Mode = "sandbox"
 	if cfg.Data == "" {
 		return nil, errors.New("sandbox: no data directory")
 	}
+	if opts.Only != "" && opts.Only != OnlyChains && opts.Only != OnlyService {
+		return nil, fmt.Errorf("sandbox: --only is %q, want %q or %q", opts.Only, OnlyChains, OnlyService)
+	}
 	if opts.TRONBlockInterval <= 0 {
 		opts.TRONBlockInterval = time.Second
 	}
+	if opts.BlockPeriod <= 0 {
+		opts.BlockPeriod = time.Second
+	}
+	if opts.Confirmations <= 0 {
+		opts.Confirmations = DefaultConfirmations
+	}
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
+	}
+	infoPath := filepath.Join(cfg.Data, InfoFile)
+	prev, err := ReadInfo(infoPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && opts.Only == OnlyService:
+		return nil, fmt.Errorf("sandbox: no %s: start the chains first (cashier sandbox --only chains --data %s)", infoPath, cfg.Data)
+	case errors.Is(err, fs.ErrNotExist):
+		prev = nil
+	case err != nil:
+		return nil, err
 	}
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return nil, err
@@ -88,14 +122,57 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 			sb.Close()
 		}
 	}()
-	infoPath := filepath.Join(cfg.Data, InfoFile)
-	prev, err := ReadInfo(infoPath)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		prev = nil
-	case err != nil:
+	info := prev
+	if opts.Only != OnlyService {
+		if info, err = sb.startChains(ctx, opts, prev); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Only == OnlyChains {
+		// The service half owns baseUrl and the merchant; rewrite the file
+		// only when the chains changed it, so a restart of the chains never
+		// races with the service writing its part.
+		if prev == nil || !sameChains(prev, info) {
+			if err := info.write(infoPath); err != nil {
+				return nil, err
+			}
+		}
+		sb.Info = info
+		return sb, nil
+	}
+	if err := sb.startService(ctx, opts, cfg, prev, info); err != nil {
 		return nil, err
 	}
+	if opts.Only == OnlyService {
+		// Re-read so fields the chains process wrote meanwhile survive.
+		if cur, err := ReadInfo(infoPath); err == nil && sameChains(cur, info) {
+			cur.BaseURL, cur.MerchantID, cur.APIKey, cur.SecretKey, cur.WebhookKey, cur.CashierID, cur.ContractIDs =
+				info.BaseURL, info.MerchantID, info.APIKey, info.SecretKey, info.WebhookKey, info.CashierID, info.ContractIDs
+			info = cur
+		}
+	}
+	if err := info.write(infoPath); err != nil {
+		return nil, err
+	}
+	sb.Info = info
+	return sb, nil
+}
+
+// sameChains reports whether a and b describe the same chain endpoints.
+func sameChains(a, b *Info) bool {
+	for _, c := range cashier.Chains {
+		na, nb := a.Networks[string(c)], b.Networks[string(c)]
+		if na == nil || nb == nil || na.RPCURL != nb.RPCURL || na.PayoutContract != nb.PayoutContract {
+			return false
+		}
+	}
+	return true
+}
+
+// startChains starts the dev chains on the ports of prev (or new ones),
+// deploying on first start, and returns the description with their URLs.
+func (sb *Sandbox) startChains(ctx context.Context, opts Options, prev *Info) (*Info, error) {
+	data := opts.Config.Data
 	port := func(c cashier.Chain) int {
 		if prev != nil && prev.Networks[string(c)] != nil {
 			return prev.Networks[string(c)].Port
@@ -105,19 +182,18 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 		}
 		return DefaultPorts[c]
 	}
-
-	// The chains.
+	var err error
 	if sb.ETH, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDETH, Port: port(cashier.ChainETH),
-		DataDir: filepath.Join(cfg.Data, "chains", "eth"), Period: opts.BlockPeriod}); err != nil {
+		DataDir: filepath.Join(data, "chains", "eth"), Period: opts.BlockPeriod, OnDemand: true}); err != nil {
 		return nil, fmt.Errorf("sandbox: Ethereum dev chain: %w", err)
 	}
 	sb.closers = append(sb.closers, sb.ETH.Close)
 	if sb.ARB, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDARB, Port: port(cashier.ChainARB),
-		DataDir: filepath.Join(cfg.Data, "chains", "arb"), Period: opts.BlockPeriod}); err != nil {
+		DataDir: filepath.Join(data, "chains", "arb"), Period: opts.BlockPeriod, OnDemand: true}); err != nil {
 		return nil, fmt.Errorf("sandbox: Arbitrum dev chain: %w", err)
 	}
 	sb.closers = append(sb.closers, sb.ARB.Close)
-	if sb.TRON, err = tronnode.Open(tronnode.Options{Dir: filepath.Join(cfg.Data, "chains", "tron"), BlockInterval: opts.TRONBlockInterval}); err != nil {
+	if sb.TRON, err = tronnode.Open(tronnode.Options{Dir: filepath.Join(data, "chains", "tron"), BlockInterval: opts.TRONBlockInterval}); err != nil {
 		return nil, fmt.Errorf("sandbox: TRON stand-in: %w", err)
 	}
 	sb.closers = append(sb.closers, sb.TRON.Close)
@@ -131,17 +207,32 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 	tronURL := "http://" + tronLn.Addr().String()
 
 	// Deployments: made once, then found again in sandbox.json.
-	info := prev
-	if info == nil {
-		if info, err = deployAll(ctx, sb); err != nil {
-			return nil, err
+	var info *Info
+	if prev != nil {
+		cp := *prev
+		cp.Networks = map[string]*Network{}
+		for k, n := range prev.Networks {
+			nn := *n
+			cp.Networks[k] = &nn
 		}
+		info = &cp
+	} else if info, err = deployAll(ctx, sb); err != nil {
+		return nil, err
 	}
 	info.Networks["ETH"].RPCURL, info.Networks["ETH"].Port = sb.ETH.URL, portOf(sb.ETH.URL)
 	info.Networks["ARB"].RPCURL, info.Networks["ARB"].Port = sb.ARB.URL, portOf(sb.ARB.URL)
 	info.Networks["TRON"].RPCURL, info.Networks["TRON"].Port = tronURL, portOf(tronURL)
+	return info, nil
+}
 
-	// The service.
+// startService assembles the service against the chains of info,
+// provisioning the demo merchant on first start.
+func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Config, prev, info *Info) error {
+	for _, c := range cashier.Chains {
+		if info.Networks[string(c)] == nil {
+			return fmt.Errorf("sandbox: %s missing from %s", c, InfoFile)
+		}
+	}
 	// Like the chains, the service keeps the address of its first start so
 	// the URLs in sandbox.json stay valid.
 	addr := cfg.Addr
@@ -151,37 +242,39 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 	case opts.FreePorts:
 		addr = "127.0.0.1:0"
 	}
+	var err error
 	if sb.listener, err = net.Listen("tcp", addr); err != nil {
-		return nil, fmt.Errorf("sandbox: service: %w", err)
+		return fmt.Errorf("sandbox: service: %w", err)
 	}
 	sb.closers = append(sb.closers, func() error { sb.listener.Close(); return nil })
 	info.BaseURL = "http://" + sb.listener.Addr().String()
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = info.BaseURL
 	}
-	cfg.ETHRPC, cfg.ARBRPC, cfg.TRONAPI = sb.ETH.URL, sb.ARB.URL, tronURL
-	reg, err := Registry(info)
+	cfg.ETHRPC, cfg.ARBRPC, cfg.TRONAPI = info.Networks["ETH"].RPCURL, info.Networks["ARB"].RPCURL, info.Networks["TRON"].RPCURL
+	reg, err := Registry(info, opts.Confirmations)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if sb.Service, err = app.New(ctx, cfg, app.Options{Registry: reg}, opts.Stderr); err != nil {
-		return nil, err
+		return err
 	}
 	sb.closers = append(sb.closers, sb.Service.Close)
 	if info.MerchantID == "" {
 		if err := provision(ctx, sb.Service.Store, info, opts.WebhookURL); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := info.write(infoPath); err != nil {
-		return nil, err
-	}
-	sb.Info = info
-	return sb, nil
+	return nil
 }
 
-// Serve runs the service until ctx ends.
+// Serve runs the service until ctx ends; a chains-only sandbox just
+// keeps its chains running until then.
 func (sb *Sandbox) Serve(ctx context.Context) error {
+	if sb.Service == nil {
+		<-ctx.Done()
+		return nil
+	}
 	return sb.Service.Serve(ctx, sb.listener)
 }
 
@@ -245,12 +338,17 @@ func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
 	return info, nil
 }
 
+// DefaultConfirmations is what the sandbox's networks ask of a payment:
+// small, so a payment completes within seconds, yet more than one so the
+// confirming stage can be seen and tested.
+const DefaultConfirmations = 2
+
 // Registry is the built-in registry pointed at the sandbox's chains and
-// test tokens.
-func Registry(info *Info) (*cashier.Registry, error) {
+// test tokens, asking confirmations of every payment.
+func Registry(info *Info, confirmations int) (*cashier.Registry, error) {
 	reg := config.DefaultRegistry()
 	ov := config.Override{}
-	one := 1
+	conf := confirmations
 	for _, c := range cashier.Chains {
 		n := info.Networks[string(c)]
 		if n == nil {
@@ -258,7 +356,7 @@ func Registry(info *Info) (*cashier.Registry, error) {
 		}
 		name := map[cashier.Chain]string{cashier.ChainETH: "Ethereum (sandbox)", cashier.ChainARB: "Arbitrum (sandbox)", cashier.ChainTRON: "TRON (sandbox)"}[c]
 		rpc, prefix := n.RPCURL, n.Create2Prefix
-		no := config.NetworkOverride{ChainID: string(c), NetworkName: &name, RPCURL: &rpc, Confirmations: &one, Create2Prefix: &prefix}
+		no := config.NetworkOverride{ChainID: string(c), NetworkName: &name, RPCURL: &rpc, Confirmations: &conf, Create2Prefix: &prefix}
 		if c.IsEVM() {
 			id := int64(n.ChainID)
 			no.EVMChainID = &id

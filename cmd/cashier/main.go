@@ -30,6 +30,9 @@ const usage = `usage: cashier COMMAND [flags]
 commands:
   serve                 run the service (flags: cashier serve -h)
   sandbox               run the service with in-process dev chains and demo data
+                        (--only chains|service runs one half: cashier sandbox -h)
+  sandbox pay           pay a sandbox collection order from the demo customer wallet:
+                        --data DIR --order ORDER_NO [--amount X] [--symbol S] [--merchant ID]
   merchant create       create a merchant: --data DIR --name NAME
   cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
@@ -45,6 +48,7 @@ commands:
   webhook log           show an event's delivery log: --data DIR --event ID
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
+  collection cancel     cancel a PENDING collection order: --data DIR --order ORDER_NO --merchant ID
 `
 
 // run is the whole program with its outside world passed in, so tests can
@@ -55,7 +59,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("no command")
 	}
 	cmd, rest := args[0], args[1:]
-	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "payout" || cmd == "key") && len(rest) > 0 {
+	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "collection" || cmd == "payout" || cmd == "key") && len(rest) > 0 {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
@@ -77,6 +81,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return keyCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "webhook log", "webhook resend", "webhook test":
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
+	case "collection cancel":
+		return collectionCancel(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

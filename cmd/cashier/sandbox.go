@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/sandbox"
 )
@@ -16,10 +18,15 @@ import (
 // sandbox runs the service with in-process dev chains and a demo merchant,
 // printing the credentials and addresses a developer needs.
 func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "pay" {
+		return sandboxPay(ctx, args[1:], getenv, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var opts sandbox.Options
-	fs.DurationVar(&opts.BlockPeriod, "block-period", 0, "EVM dev chain block period (0: a block as soon as a transaction arrives)")
+	fs.DurationVar(&opts.BlockPeriod, "block-period", time.Second, "EVM dev chains make a block at least this often (and at once when a transaction arrives)")
+	fs.StringVar(&opts.Only, "only", "", "run one half: chains (the dev chains) or service (the service against the chains of DATA/sandbox.json)")
+	fs.IntVar(&opts.Confirmations, "confirmations", sandbox.DefaultConfirmations, "confirmations the sandbox's networks ask of a payment")
 	fs.DurationVar(&opts.TRONBlockInterval, "tron-block-interval", time.Second, "TRON stand-in block interval")
 	fs.BoolVar(&opts.FreePorts, "free-ports", false, "use any free ports on first start instead of 8080, 8545, 8547 and 8090")
 	fs.StringVar(&opts.WebhookURL, "webhook-url", "", "where the demo cashier's webhooks go (first start only; http and loopback allowed)")
@@ -32,8 +39,12 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if len(rest) > 0 {
 		return fmt.Errorf("sandbox: unexpected arguments %q", rest)
 	}
+	if err := checkSandboxFlags(fs, opts); err != nil {
+		return err
+	}
 	opts.Config, opts.Stderr = cfg, stderr
-	fmt.Fprintln(stderr, "starting the sandbox: dev chains, contracts, demo merchant ...")
+	fmt.Fprintln(stderr, "starting the sandbox: "+map[string]string{"": "dev chains, contracts, demo merchant",
+		sandbox.OnlyChains: "dev chains and contracts", sandbox.OnlyService: "the service, demo merchant"}[opts.Only]+" ...")
 	sb, err := sandbox.Start(ctx, opts)
 	if err != nil {
 		return err
@@ -45,6 +56,88 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	abs, _ := filepath.Abs(filepath.Join(cfg.Data, sandbox.InfoFile))
-	fmt.Fprintf(stderr, "sandbox ready at %s (written to %s); Ctrl-C stops it\n", sb.Info.BaseURL, abs)
+	if opts.Only == sandbox.OnlyChains {
+		fmt.Fprintf(stderr, "sandbox chains ready (written to %s); Ctrl-C stops them\n", abs)
+	} else {
+		fmt.Fprintf(stderr, "sandbox ready at %s (written to %s); Ctrl-C stops it\n", sb.Info.BaseURL, abs)
+	}
 	return sb.Serve(ctx)
+}
+
+// checkSandboxFlags refuses combinations that would be silently ignored,
+// before anything starts.
+func checkSandboxFlags(fs *flag.FlagSet, opts sandbox.Options) error {
+	switch opts.Only {
+	case "", sandbox.OnlyChains, sandbox.OnlyService:
+	default:
+		return fmt.Errorf("sandbox: --only %q: want %q or %q", opts.Only, sandbox.OnlyChains, sandbox.OnlyService)
+	}
+	if opts.BlockPeriod <= 0 {
+		return fmt.Errorf("sandbox: --block-period %v: must be above zero", opts.BlockPeriod)
+	}
+	if opts.TRONBlockInterval <= 0 {
+		return fmt.Errorf("sandbox: --tron-block-interval %v: must be above zero", opts.TRONBlockInterval)
+	}
+	if opts.Confirmations < 1 {
+		return fmt.Errorf("sandbox: --confirmations %d: must be at least 1", opts.Confirmations)
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		chainsOnly := f.Name == "block-period" || f.Name == "tron-block-interval"
+		serviceOnly := f.Name == "webhook-url" || f.Name == "confirmations"
+		switch {
+		case err != nil:
+		case opts.Only == sandbox.OnlyService && chainsOnly:
+			err = fmt.Errorf("sandbox: --%s applies to the chains, not to --only service", f.Name)
+		case opts.Only == sandbox.OnlyChains && serviceOnly:
+			err = fmt.Errorf("sandbox: --%s applies to the service, not to --only chains", f.Name)
+		}
+	})
+	return err
+}
+
+// sandboxPay pays a collection order of the sandbox from its customer
+// wallet and prints the transfer.
+func sandboxPay(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sandbox pay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var req sandbox.PayRequest
+	data := getenv("CASHIER_DATA")
+	if data == "" {
+		data = ".sandbox"
+	}
+	fs.StringVar(&data, "data", data, "the sandbox's data directory")
+	fs.StringVar(&req.OrderNo, "order", "", "merchant order number of the collection order (required)")
+	fs.StringVar(&req.Amount, "amount", "", "amount to send, decimal (default: the order's amount)")
+	fs.StringVar(&req.MerchantID, "merchant", "", "merchant id (default: the demo merchant)")
+	fs.StringVar(&req.Symbol, "symbol", "", "token to send (default: the order's token)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("sandbox pay: unexpected arguments %q", fs.Args())
+	}
+	if req.OrderNo == "" {
+		return fmt.Errorf("sandbox pay: --order is required")
+	}
+	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
+	if err != nil {
+		return fmt.Errorf("sandbox pay: %w (is %s a sandbox's data directory?)", err, data)
+	}
+	if _, err := os.Stat(filepath.Join(data, app.DBFile)); err != nil {
+		return fmt.Errorf("sandbox pay: no service database in %s: start the service first (cashier sandbox --only service --data %s)", data, data)
+	}
+	cfg := config.Default()
+	cfg.Data = data
+	cfg.MasterKey = getenv("CASHIER_MASTER_KEY")
+	st, err := app.OpenStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	p, err := sandbox.Pay(ctx, info, st, req)
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, p)
 }

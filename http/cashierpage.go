@@ -1,0 +1,255 @@
+package http
+
+import (
+	"embed"
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"path"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// The hosted cashier page's script, style and texts are plain files in
+// cashierpage/, embedded in the binary: nothing is fetched from elsewhere at
+// run time, and the page's Content-Security-Policy allows only these.
+//
+//go:embed cashierpage
+var cashierAssets embed.FS
+
+// pageTexts are the page's texts per language (cashierpage/i18n.json), the
+// one source for the server's first rendering and the script.
+var pageTexts = func() map[string]map[string]string {
+	b, err := cashierAssets.ReadFile("cashierpage/i18n.json")
+	if err != nil {
+		panic(err)
+	}
+	var t map[string]map[string]string
+	if err := json.Unmarshal(b, &t); err != nil {
+		panic("cashierpage/i18n.json: " + err.Error())
+	}
+	return t
+}()
+
+// pageCSP is the page's Content-Security-Policy: nothing inline, nothing
+// from elsewhere; the QR code is a data: image.
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+	"base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
+
+// setPageHeaders sets what every customer page and its assets send: the
+// strict policy, and no Referer, so the capability URL of the page never
+// leaves with a link or the redirect to the merchant.
+func setPageHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "SAMEORIGIN")
+}
+
+// handleAsset serves the page's embedded script, style and texts.
+func (s *server) handleAsset(w http.ResponseWriter, r *http.Request, _ *call) error {
+	name := r.PathValue("name")
+	types := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".json": "application/json"}
+	ct, ok := types[path.Ext(name)]
+	b, err := cashierAssets.ReadFile("cashierpage/" + name)
+	if !ok || err != nil || path.Base(name) != name {
+		http.NotFound(w, r)
+		return nil
+	}
+	setPageHeaders(w.Header())
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Write(b)
+	return nil
+}
+
+// The states the page shows, derived from the order and its payments.
+const (
+	pageWaiting    = "waiting"    // nothing received yet
+	pageSeen       = "seen"       // a payment is in a block the service has not counted yet
+	pageConfirming = "confirming" // a payment is in a block, n of N confirmations
+	pageUnderpaid  = "underpaid"  // confirmed payments short of the amount; the rest can follow
+	pagePaid       = "paid"       // SUCCESS
+	pageExpired    = "expired"    // time ran out with nothing (more) received
+	pageLate       = "late"       // a payment arrived after the time ran out
+	pageCancelled  = "cancelled"  // CANCELLED
+)
+
+// pageStatus is the JSON of the page's status endpoint: what the page
+// shows, nothing more (no merchant data, no keys).
+type pageStatus struct {
+	State         string        `json:"state"`
+	Status        string        `json:"status"`
+	Amount        string        `json:"amount"`
+	PaidAmount    string        `json:"paidAmount"`
+	Remaining     string        `json:"remaining"`
+	Symbol        string        `json:"symbol"`
+	ExpireTime    int64         `json:"expireTime"`
+	ServerTime    int64         `json:"serverTime"` // so the countdown does not depend on the customer's clock
+	Confirmations uint64        `json:"confirmations"`
+	Required      uint64        `json:"required"`
+	CanCancel     bool          `json:"canCancel"`
+	Late          bool          `json:"late"` // paid, partly or fully, after expiry
+	RedirectURL   string        `json:"redirectUrl,omitempty"`
+	Payments      []pagePayment `json:"payments"`
+}
+
+type pagePayment struct {
+	TxID          string `json:"txId"`
+	Amount        string `json:"amount"`
+	Symbol        string `json:"symbol"`
+	Status        string `json:"status"`
+	Effect        string `json:"effect,omitempty"`
+	Confirmations uint64 `json:"confirmations"`
+}
+
+// orderPageStatus loads the order id's status as the page shows it.
+func (s *server) orderPageStatus(r *http.Request, id string) (*cashier.CollectionOrder, *pageStatus, error) {
+	o, err := s.store.Collection(r.Context(), id)
+	if cashier.ErrorCode(err) == cashier.ENotFound {
+		return nil, nil, cashier.Errorf(cashier.ENotFound, "payment %s does not exist", id)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, head, err := s.svc.CollectionPayments(r.Context(), o)
+	if err != nil {
+		return nil, nil, err
+	}
+	var required uint64 = 1
+	if n, ok := s.reg.Network(o.Chain); ok && n.Confirmations > 0 {
+		required = uint64(n.Confirmations)
+	}
+	return o, pageStatusOf(o, ps, head, required, s.clock.Now()), nil
+}
+
+// pageStatusOf derives the page's state. Order of precedence: a final
+// status, then a payment on its way, then what was received.
+func pageStatusOf(o *cashier.CollectionOrder, ps []cashier.Payment, head, required uint64, now time.Time) *pageStatus {
+	paid := new(big.Int)
+	if o.PaidAmount != nil {
+		paid.Set(o.PaidAmount)
+	}
+	remaining := new(big.Int).Sub(o.Amount, paid)
+	if remaining.Sign() < 0 {
+		remaining.SetInt64(0)
+	}
+	st := &pageStatus{
+		Status: string(o.Status), Amount: cashier.FormatAmount(o.Amount, o.Decimals),
+		PaidAmount: cashier.FormatAmount(paid, o.Decimals), Remaining: cashier.FormatAmount(remaining, o.Decimals),
+		Symbol: o.Symbol, ExpireTime: cashier.Millis(o.ExpireAt), ServerTime: cashier.Millis(now),
+		Required: required, RedirectURL: o.RedirectURL, Payments: []pagePayment{},
+	}
+	onItsWay, late := false, false
+	var conf uint64
+	for _, p := range ps {
+		var c uint64
+		if p.Status != cashier.PaymentDropped {
+			c = cashier.Confirmations(head, p.BlockNumber)
+		}
+		st.Payments = append(st.Payments, pagePayment{TxID: p.TxHash, Amount: cashier.FormatAmount(p.Amount, p.Decimals),
+			Symbol: p.Symbol, Status: string(p.Status), Effect: string(p.Effect), Confirmations: c})
+		if p.Effect == cashier.EffectLate {
+			late = true
+		}
+		if p.Status == cashier.PaymentSeen && p.Symbol == o.Symbol {
+			if !onItsWay || c < conf {
+				conf = c // the payment furthest from counting
+			}
+			onItsWay = true
+		}
+	}
+	expired := o.Status == cashier.CollectionExpired || (o.Status == cashier.CollectionPending && !now.Before(o.ExpireAt))
+	switch {
+	case o.Status == cashier.CollectionCancelled:
+		st.State = pageCancelled
+	case o.Status == cashier.CollectionSuccess:
+		st.State = pagePaid
+	case expired && o.Status == cashier.CollectionPending:
+		// The expiry worker has not run yet; the page says what it will.
+		st.Status, st.State = string(cashier.CollectionExpired), pageExpired
+		if onItsWay {
+			st.State, late = pageLate, true
+		}
+	case expired && (late || onItsWay):
+		st.State, late = pageLate, true
+	case expired:
+		st.State = pageExpired
+	case onItsWay && conf == 0:
+		st.State = pageSeen
+	case onItsWay:
+		st.State = pageConfirming
+	case paid.Sign() > 0:
+		st.State = pageUnderpaid
+	default:
+		st.State = pageWaiting
+	}
+	if onItsWay {
+		st.Confirmations = min(conf, required)
+	}
+	st.Late = late
+	// The customer may cancel only while nothing is on its way (the
+	// orders service refuses it then too).
+	st.CanCancel = o.Status == cashier.CollectionPending && !expired && len(activePayments(ps)) == 0
+	return st
+}
+
+func activePayments(ps []cashier.Payment) []cashier.Payment {
+	var out []cashier.Payment
+	for _, p := range ps {
+		if p.Status != cashier.PaymentDropped {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// writePageJSON answers the page's script; errors too are JSON here, so the
+// script can show them.
+func (s *server) writePageJSON(w http.ResponseWriter, r *http.Request, v any, err error) {
+	setPageHeaders(w.Header())
+	if err != nil {
+		info(r).err = err
+		we, code := lookup(err)
+		msg := cashier.ErrorMessage(err)
+		if code == cashier.EInternal {
+			msg = "system error"
+		}
+		status := we.status
+		if code == cashier.EInvalidStatus {
+			status = http.StatusConflict
+		}
+		s.writeJSON(w, status, map[string]string{"code": string(code), "message": msg})
+		return
+	}
+	s.writeJSON(w, http.StatusOK, v)
+}
+
+// handlePayStatus is the page's live status, addressed by the same
+// capability (the random order id) as the page.
+func (s *server) handlePayStatus(w http.ResponseWriter, r *http.Request, _ *call) error {
+	_, st, err := s.orderPageStatus(r, r.PathValue("orderId"))
+	s.writePageJSON(w, r, st, err)
+	return nil
+}
+
+// handlePayCancel is the page's cancel button: the customer cancels an
+// order nothing has been paid to yet.
+func (s *server) handlePayCancel(w http.ResponseWriter, r *http.Request, _ *call) error {
+	id := r.PathValue("orderId")
+	if _, err := s.store.Collection(r.Context(), id); err != nil {
+		if cashier.ErrorCode(err) == cashier.ENotFound {
+			err = cashier.Errorf(cashier.ENotFound, "payment %s does not exist", id)
+		}
+		s.writePageJSON(w, r, nil, err)
+		return nil
+	}
+	if _, err := s.svc.CancelCollection(r.Context(), id); err != nil {
+		s.writePageJSON(w, r, nil, err)
+		return nil
+	}
+	_, st, err := s.orderPageStatus(r, id)
+	s.writePageJSON(w, r, st, err)
+	return nil
+}

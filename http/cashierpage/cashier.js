@@ -1,0 +1,153 @@
+// The hosted cashier page: keeps the order's state live by polling its
+// status endpoint (same capability URL as the page), counts down to expiry,
+// copies the address, cancels on request, returns to the merchant once
+// paid, and speaks English or Chinese (browser language, switchable).
+(function () {
+  "use strict";
+  var root = document.getElementById("cashier");
+  if (!root) return;
+  var texts = JSON.parse(document.getElementById("i18n").textContent);
+  var POLL_MS = 2000, REDIRECT_MS = 3000;
+  var lang = pickLang();
+  var status = null, skew = 0, redirectTimer = null, pollTimer = null;
+
+  function pickLang() {
+    var q = new URLSearchParams(location.search).get("lang");
+    var stored = null;
+    try { stored = localStorage.getItem("cashier.lang"); } catch (e) { /* storage may be off */ }
+    var prefs = [q, stored].concat(navigator.languages || [navigator.language]);
+    for (var i = 0; i < prefs.length; i++) {
+      var l = (prefs[i] || "").toLowerCase();
+      if (l.indexOf("zh") === 0) return "zh";
+      if (l.indexOf("en") === 0) return "en";
+    }
+    return "en";
+  }
+
+  function t(key, vars) {
+    var s = (texts[lang] && texts[lang][key]) || texts.en[key] || key;
+    return s.replace(/\{(\w+)\}/g, function (m, k) { return vars && vars[k] !== undefined ? String(vars[k]) : m; });
+  }
+
+  function $(id) { return document.getElementById(id); }
+
+  function applyLang() {
+    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+    document.title = t("title");
+    var els = document.querySelectorAll("[data-i18n]");
+    for (var i = 0; i < els.length; i++) els[i].textContent = t(els[i].getAttribute("data-i18n"));
+    var alts = document.querySelectorAll("[data-i18n-alt]");
+    for (var j = 0; j < alts.length; j++) alts[j].alt = t(alts[j].getAttribute("data-i18n-alt"));
+    $("lang").textContent = t("lang.switch");
+    if (status) render(status);
+  }
+
+  function vars(s) {
+    return { amount: s.amount, symbol: s.symbol, network: root.getAttribute("data-network"), paid: s.paidAmount,
+      remaining: s.remaining, n: s.confirmations, N: s.required };
+  }
+
+  function render(s) {
+    status = s;
+    var v = vars(s);
+    root.setAttribute("data-state", s.state);
+    root.setAttribute("data-status", s.status);
+    $("state").className = "state state-" + s.state;
+    $("state-title").textContent = t("state." + s.state, v);
+    var detail = "detail." + s.state;
+    if (s.state === "paid" && s.late) detail = "detail.paid.late";
+    if (s.state === "expired" && Number(s.paidAmount) > 0) detail = "detail.expired.partial";
+    $("state-detail").textContent = t(detail, v);
+    var payable = ["waiting", "seen", "confirming", "underpaid"].indexOf(s.state) >= 0;
+    $("pay-box").hidden = !payable;
+    $("countdown").hidden = !(s.state === "waiting" || s.state === "underpaid");
+    $("cancel").hidden = !s.canCancel;
+    var list = $("payment-list");
+    list.textContent = "";
+    s.payments.forEach(function (p) {
+      var li = document.createElement("li");
+      var code = document.createElement("code");
+      code.textContent = p.txId;
+      var st = p.effect === "WRONG_TOKEN" ? t("payment.WRONG_TOKEN") : t("payment." + p.status, { n: Math.min(p.confirmations, s.required), N: s.required });
+      li.appendChild(code);
+      li.appendChild(document.createTextNode(t("payment.line", { amount: p.amount, symbol: p.symbol, status: st })));
+      li.setAttribute("data-status", p.status);
+      list.appendChild(li);
+    });
+    $("payments").hidden = s.payments.length === 0;
+    tick();
+    // Whether the layout fits the screen's width (no sideways scrolling).
+    root.setAttribute("data-fits", document.documentElement.scrollWidth <= window.innerWidth ? "yes" : "no");
+    if (s.state === "paid" && s.redirectUrl && /^https?:\/\//i.test(s.redirectUrl) && !redirectTimer) {
+      $("message").hidden = false;
+      $("message").className = "message note";
+      $("message").textContent = t("redirecting");
+      redirectTimer = setTimeout(function () { location.assign(s.redirectUrl); }, REDIRECT_MS);
+    }
+  }
+
+  function final(s) { return s.state === "paid" || s.state === "cancelled"; }
+
+  function tick() {
+    if (!status) return;
+    var left = Math.max(0, status.expireTime - (Date.now() + skew));
+    var sec = Math.floor(left / 1000), h = Math.floor(sec / 3600), m = Math.floor(sec / 60) % 60, x = sec % 60;
+    var time = (h > 0 ? h + ":" + pad(m) : m) + ":" + pad(x);
+    $("countdown").textContent = t("countdown", { time: time });
+  }
+
+  function pad(n) { return n < 10 ? "0" + n : String(n); }
+
+  function poll() {
+    var sent = Date.now();
+    fetch(root.getAttribute("data-status-url"), { cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" })
+      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
+      .then(function (s) {
+        skew = s.serverTime - (sent + Date.now()) / 2;
+        if ($("message").textContent === t("error.offline")) $("message").hidden = true;
+        render(s);
+        if (!final(s)) pollTimer = setTimeout(poll, POLL_MS);
+      })
+      .catch(function () {
+        $("message").hidden = false;
+        $("message").textContent = t("error.offline");
+        pollTimer = setTimeout(poll, POLL_MS * 2);
+      });
+  }
+
+  $("lang").hidden = false;
+  $("lang").addEventListener("click", function () {
+    lang = lang === "zh" ? "en" : "zh";
+    try { localStorage.setItem("cashier.lang", lang); } catch (e) { /* storage may be off */ }
+    applyLang();
+  });
+
+  var copy = $("copy");
+  if (navigator.clipboard) {
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      navigator.clipboard.writeText($("address").textContent).then(function () {
+        copy.textContent = t("copied");
+        setTimeout(function () { copy.textContent = t("copy"); }, 1500);
+      });
+    });
+  }
+
+  $("cancel").addEventListener("click", function () {
+    if (!window.confirm(t("cancel.confirm"))) return;
+    fetch(root.getAttribute("data-cancel-url"), { method: "POST", credentials: "omit", referrerPolicy: "no-referrer" })
+      .then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
+      .then(function (res) {
+        if (!res.ok) {
+          $("message").hidden = false;
+          $("message").textContent = t("error.cancel", { message: res.body.message || "" });
+          return;
+        }
+        render(res.body);
+      });
+  });
+
+  applyLang();
+  setInterval(tick, 1000);
+  poll();
+})();
