@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 	"time"
@@ -29,7 +30,8 @@ func (r reader) PoolLocked(ctx context.Context, pool string, afterBlock uint64) 
 	} else if v != nil {
 		sum.Add(sum, v)
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT amount FROM funding_settles WHERE pool = ? AND block > ?`, pool, int64(afterBlock))
+	after := int64(min(afterBlock, math.MaxInt64)) // SQLite integers are signed
+	rows, err := r.q.QueryContext(ctx, `SELECT amount FROM funding_settles WHERE pool = ? AND block > ?`, pool, after)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: read settles of %s: %w", pool, err)
 	}
