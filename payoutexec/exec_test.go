@@ -41,6 +41,33 @@ type rig struct {
 	x                       *payoutexec.Executor
 	m                       *cashier.Merchant
 	k                       *cashier.Contract
+	journalDir              string
+	journal                 *evm.FileJournal
+}
+
+// sender opens the executor's sending client on the rig's journal, as a
+// (re)started service does.
+func (r *rig) sender(tune func(*evm.Config)) *evm.Client {
+	r.t.Helper()
+	if r.journal != nil {
+		r.journal.Close()
+	}
+	j, err := evm.OpenFileJournal(r.journalDir, devchain.ChainIDETH, crypto.PubkeyToAddress(r.executor.PublicKey).Hex())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.journal = j
+	r.t.Cleanup(func() { j.Close() })
+	cfg := evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{r.chain.URL}, Key: r.executor, Journal: j, Confirmations: 2}
+	if tune != nil {
+		tune(&cfg)
+	}
+	send, err := evm.New(cfg)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(send.Close)
+	return send
 }
 
 var (
@@ -48,7 +75,10 @@ var (
 	payoutABI = bindings.NewCashierPayout()
 )
 
-func newRig(t *testing.T, contractTokens int64) *rig {
+func newRig(t *testing.T, contractTokens int64) *rig { return newTunedRig(t, contractTokens, nil) }
+
+// newTunedRig lets tune change the executor's sending client.
+func newTunedRig(t *testing.T, contractTokens int64, tune func(*evm.Config)) *rig {
 	t.Helper()
 	ctx := context.Background()
 	r := &rig{t: t}
@@ -115,16 +145,8 @@ func newRig(t *testing.T, contractTokens int64) *rig {
 	r.svc = &orders.Service{Store: r.st, Registry: reg, Clock: cashier.SystemClock{}, Addresses: address.Validator{},
 		Funds: app.Funds{Clients: map[cashier.Chain]cashier.ChainClient{cashier.ChainETH: read}}, Events: webhook.NewWriter(reg), Config: orders.DefaultConfig}
 
-	j, err := evm.OpenFileJournal(t.TempDir(), devchain.ChainIDETH, addr(r.executor).Hex())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { j.Close() })
-	send, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{r.chain.URL}, Key: r.executor, Journal: j, Confirmations: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(send.Close)
+	r.journalDir = t.TempDir()
+	send := r.sender(tune)
 	r.x = &payoutexec.Executor{Orders: r.svc, Store: r.st, Registry: reg, Clock: cashier.SystemClock{},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Config: payoutexec.DefaultConfig,
 		Networks: map[cashier.Chain]*payoutexec.Network{cashier.ChainETH: {Client: send, Signer: r.signer, Executor: addr(r.executor).Hex(),
@@ -290,8 +312,10 @@ func TestReorgedPayoutIsSentAgain(t *testing.T) {
 	if err := r.chain.Fork(before); err != nil {
 		t.Fatal(err)
 	}
+	// An empty block first, so the branch differs from the old one; the
+	// pool may already hold the transaction again, then it goes first.
 	if err := r.chain.AdjustTime(time.Second); err != nil {
-		t.Fatal(err)
+		r.chain.Commit()
 	}
 	r.chain.Commit()
 	if b, err := r.x.Networks[cashier.ChainETH].Client.BlockByNumber(ctx, mined.BlockNumber); err != nil || b.Hash == mined.BlockHash {
@@ -311,5 +335,61 @@ func TestReorgedPayoutIsSentAgain(t *testing.T) {
 	}
 	if got := r.balance(r.payout.Hex()); got.Cmp(units("974")) != 0 {
 		t.Fatalf("contract holds %s, want 974", got)
+	}
+}
+
+// A payout transaction priced below the base fee (the fee cap of the
+// operator's setting) stays unmined; once the cap is raised and the service
+// restarted, the stuck transaction is replaced with higher fees and the same
+// account nonce, and the order is paid once by the replacement.
+func TestStuckPayoutIsFeeBumped(t *testing.T) {
+	clock := cashier.NewManualClock(time.Now())
+	var low *big.Int
+	r := newTunedRig(t, 1000, func(c *evm.Config) {
+		c.Clock, c.ReplaceAfter = clock, time.Minute
+		c.MaxFeeCap = low
+	})
+	ctx := context.Background()
+	head, err := r.chain.Client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Restart the sender with a cap a quarter of the base fee.
+	low = new(big.Int).Div(head.BaseFee, big.NewInt(4))
+	r.x.Networks[cashier.ChainETH].Client = r.sender(func(c *evm.Config) { c.Clock, c.ReplaceAfter, c.MaxFeeCap = clock, time.Minute, low })
+	o := r.create(alice, "15")
+	var exec *cashier.PayoutExec
+	for i := 0; i < 10; i++ {
+		r.tick()
+		if id := r.order(o.ID).ExecID; id != "" {
+			if exec, _ = r.st.Exec(ctx, id); exec.State == cashier.ExecSent {
+				break
+			}
+		}
+	}
+	if exec == nil || exec.State != cashier.ExecSent {
+		t.Fatalf("not sent: %+v", exec)
+	}
+	r.chain.Commit()
+	r.tick()
+	if r.balance(alice).Sign() != 0 || r.order(o.ID).Status != cashier.PayoutProcessing {
+		t.Fatal("the underpriced payout was mined")
+	}
+	// The operator lifts the cap and restarts; a minute later the send is replaced.
+	clock.Advance(2 * time.Minute)
+	r.x = &payoutexec.Executor{Orders: r.x.Orders, Store: r.x.Store, Registry: r.x.Registry, Clock: r.x.Clock, Logger: r.x.Logger,
+		Config: r.x.Config, Networks: r.x.Networks}
+	r.x.Networks[cashier.ChainETH].Client = r.sender(func(c *evm.Config) { c.Clock, c.ReplaceAfter = clock, time.Minute })
+	r.settle(o.ID)
+	done := r.order(o.ID)
+	if done.Status != cashier.PayoutSuccess || strings.EqualFold(done.TxID, exec.TxHashes[0]) {
+		t.Fatalf("after the bump: %s paid by %s (first send %s)", done.Status, done.TxID, exec.TxHashes[0])
+	}
+	if got := r.balance(alice); got.Cmp(units("15")) != 0 {
+		t.Fatalf("recipient holds %s, want 15 tokens once", got)
+	}
+	final, _ := r.st.Exec(ctx, exec.ID)
+	if final.Nonce.Cmp(exec.Nonce) != 0 || len(final.TxHashes) != 1 {
+		t.Fatalf("the execution changed: nonce %s → %s, sends %v", exec.Nonce, final.Nonce, final.TxHashes)
 	}
 }

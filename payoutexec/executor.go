@@ -93,6 +93,7 @@ type Executor struct {
 	Config   Config
 
 	lowGasLogged map[cashier.Chain]time.Time
+	recovered    map[cashier.Chain]bool
 }
 
 var payoutABI = bindings.NewCashierPayout()
@@ -134,7 +135,20 @@ func (x *Executor) Tick(ctx context.Context) error {
 		}
 	}
 	for c, n := range x.Networks {
-		if ec, ok := n.Client.(*evm.Client); ok && len(ec.Pending()) > 0 {
+		ec, ok := n.Client.(*evm.Client)
+		if ok && !x.recovered[c] {
+			// Loads the sender's journal: transactions of an earlier run
+			// are re-broadcast and from now on bumped or settled.
+			if err := ec.Recover(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("%s sender: %w", c, err))
+				continue
+			}
+			if x.recovered == nil {
+				x.recovered = map[cashier.Chain]bool{}
+			}
+			x.recovered[c] = true
+		}
+		if ok && len(ec.Pending()) > 0 {
 			if _, err := ec.CheckAll(ctx); err != nil {
 				errs = append(errs, fmt.Errorf("%s sends: %w", c, err))
 			}
