@@ -32,7 +32,7 @@ import (
 // rig is one dev chain with a token and a payout contract, a store, the
 // order service and an executor driven round by round.
 type rig struct {
-	t                       *testing.T
+	t                       testing.TB
 	chain                   *devchain.Chain
 	owner, executor, signer *ecdsa.PrivateKey
 	token, payout           common.Address
@@ -77,8 +77,11 @@ var (
 
 func newRig(t *testing.T, contractTokens int64) *rig { return newTunedRig(t, contractTokens, nil) }
 
+// newBenchRig is a rig with a contract holding plenty.
+func newBenchRig(b *testing.B) *rig { return newTunedRig(b, 100_000_000, nil) }
+
 // newTunedRig lets tune change the executor's sending client.
-func newTunedRig(t *testing.T, contractTokens int64, tune func(*evm.Config)) *rig {
+func newTunedRig(t testing.TB, contractTokens int64, tune func(*evm.Config)) *rig {
 	t.Helper()
 	ctx := context.Background()
 	r := &rig{t: t}
@@ -391,5 +394,34 @@ func TestStuckPayoutIsFeeBumped(t *testing.T) {
 	final, _ := r.st.Exec(ctx, exec.ID)
 	if final.Nonce.Cmp(exec.Nonce) != 0 || len(final.TxHashes) != 1 {
 		t.Fatalf("the execution changed: nonce %s → %s, sends %v", exec.Nonce, final.Nonce, final.TxHashes)
+	}
+}
+
+// An executor short of gas makes payouts wait, visibly, and never fails
+// them; topped up, they are paid.
+func TestLowGasPayoutsWait(t *testing.T) {
+	r := newRig(t, 1000)
+	var logs strings.Builder
+	r.x.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	r.x.Networks[cashier.ChainETH].MinGas = new(big.Int).Mul(big.NewInt(100), big.NewInt(params.Ether))
+	o := r.create(alice, "5")
+	for i := 0; i < 5; i++ {
+		r.tick()
+		r.chain.Commit()
+	}
+	got := r.order(o.ID)
+	if got.Status != cashier.PayoutProcessing || got.ExecID == "" || r.balance(alice).Sign() != 0 {
+		t.Fatalf("short of gas: %s exec %q, recipient %s", got.Status, got.ExecID, r.balance(alice))
+	}
+	if e, _ := r.st.Exec(context.Background(), got.ExecID); e.State != cashier.ExecCreated || len(e.TxHashes) != 0 {
+		t.Fatalf("execution %s with sends %v while short of gas", e.State, e.TxHashes)
+	}
+	if !strings.Contains(logs.String(), "executor gas balance low") {
+		t.Fatalf("no warning logged:\n%s", logs.String())
+	}
+	r.x.Networks[cashier.ChainETH].MinGas = big.NewInt(1)
+	r.settle(o.ID)
+	if r.order(o.ID).Status != cashier.PayoutSuccess || r.balance(alice).Cmp(units("5")) != 0 {
+		t.Fatal("not paid once the gas was there")
 	}
 }
