@@ -425,3 +425,80 @@ func TestLowGasPayoutsWait(t *testing.T) {
 		t.Fatal("not paid once the gas was there")
 	}
 }
+
+// A wallet that lowers its approval makes the pending allowance-mode
+// orders it no longer covers REFUSE at once (newest first, with the
+// reason and webhook), before any is sent; the older ones that fit stay.
+func TestLoweredAllowanceRefusesPendingOrders(t *testing.T) {
+	r := newRig(t, 0)
+	ctx := context.Background()
+	wallet, _ := crypto.GenerateKey()
+	w := crypto.PubkeyToAddress(wallet.PublicKey)
+	if err := r.chain.Fund(ctx, w, big.NewInt(params.Ether)); err != nil {
+		t.Fatal(err)
+	}
+	r.ownerCall(r.token, usdcABI.PackMint(w, units("1000")))
+	approve := func(amount string) {
+		if _, err := r.chain.Transact(ctx, wallet, &r.token, nil, usdcABI.PackApprove(r.payout, units(amount)), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	approve("100")
+	// Held for review, so nothing is sent while the approval changes.
+	if _, err := r.svc.SetReviewPolicy(ctx, "m_1", cashier.ReviewAlways, ""); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, amt := range []string{"10", "20", "30"} {
+		o, err := r.svc.CreatePayout(ctx, r.m, orders.PayoutRequest{ContractID: "k_1", OrderNo: orders.NewID("A-"), Recipient: alice,
+			Amount: amt, Symbol: "USDT", PayoutType: 2, FromAddress: w.Hex()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, o.ID)
+	}
+	r.tick()
+	for _, id := range ids {
+		if o := r.order(id); o.Status != cashier.PayoutPending {
+			t.Fatalf("covered order %s is %s", id, o.Status)
+		}
+	}
+	approve("35") // covers 10+1 and 20+1, not 30+1 as well
+	r.tick()
+	want := []cashier.PayoutStatus{cashier.PayoutPending, cashier.PayoutPending, cashier.PayoutRefuse}
+	for i, id := range ids {
+		o := r.order(id)
+		if o.Status != want[i] {
+			t.Fatalf("order %d: %s, want %s", i, o.Status, want[i])
+		}
+		if o.Status == cashier.PayoutRefuse && !strings.Contains(o.FailReason, "now allows") {
+			t.Fatalf("reason %q", o.FailReason)
+		}
+	}
+	evs, _ := r.st.Events(ctx, cashier.EventFilter{OrderID: ids[2]})
+	if len(evs) == 0 || evs[0].Status != "REFUSE" {
+		t.Fatalf("no REFUSE event: %+v", evs)
+	}
+	approve("0")
+	r.tick()
+	for _, id := range ids {
+		if o := r.order(id); o.Status != cashier.PayoutRefuse {
+			t.Fatalf("after revoking, order %s is %s", id, o.Status)
+		}
+	}
+	if got := r.balance(alice); got.Sign() != 0 {
+		t.Fatalf("paid %s", got)
+	}
+	checkLocks(t, r)
+}
+
+func checkLocks(t *testing.T, r *rig) {
+	ctx := context.Background()
+	want, _ := orders.RecomputeLocks(ctx, r.st)
+	got, _ := r.st.PoolTotals(ctx)
+	for k, v := range got {
+		if w := want[k]; (w == nil && v.Sign() != 0) || (w != nil && w.Cmp(v) != 0) {
+			t.Fatalf("pool %s: running %s, recomputed %v", k, v, w)
+		}
+	}
+}
