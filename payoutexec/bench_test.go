@@ -25,7 +25,7 @@ func BenchmarkPayoutThroughput(b *testing.B) {
 	ctx := context.Background()
 	var items []orders.BatchItem
 	for i := 0; i < b.N; i++ {
-		items = append(items, orders.BatchItem{OrderNo: fmt.Sprintf("TP-%d", i), Recipient: common.BigToAddress(big.NewInt(int64(100_000+i))).Hex(),
+		items = append(items, orders.BatchItem{OrderNo: fmt.Sprintf("TP-%d", i), Recipient: common.BigToAddress(big.NewInt(int64(100_000 + i))).Hex(),
 			Amount: "1", Symbol: "USDT"})
 	}
 	approved := map[string]time.Time{}
