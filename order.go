@@ -20,7 +20,7 @@ type CollectionOrder struct {
 	DepositAddress string   // where the customer pays
 	RedirectURL    string
 	Status         CollectionStatus
-	TxID           string // transaction that completed the order
+	TxID           string // transfer that completed the order; before that, the latest seen or counted
 	FromAddress    string // payer of TxID
 	ExpireAt       time.Time
 	CreatedAt      time.Time

@@ -152,3 +152,28 @@ func PaymentOutcome(s CollectionStatus, fit PaymentFit) (Outcome, bool) {
 	o, ok := collectionOutcomes[s][fit]
 	return o, ok
 }
+
+// SweepStatus is where a sweep is.
+type SweepStatus string
+
+const (
+	SweepPrepared SweepStatus = "PREPARED" // recorded, maybe sent (a crash may lose the hash)
+	SweepSent     SweepStatus = "SENT"     // sent with TxHash, waiting for its receipt
+	SweepDone     SweepStatus = "DONE"     // mined and succeeded
+	SweepFailed   SweepStatus = "FAILED"   // refused or reverted (gas); its addresses are swept again later
+)
+
+var sweepTransitions = map[SweepStatus][]SweepStatus{
+	SweepPrepared: {SweepSent, SweepDone, SweepFailed},
+	SweepSent:     {SweepDone, SweepFailed},
+}
+
+// CanTransition reports whether a sweep may go from s to next.
+func (s SweepStatus) CanTransition(next SweepStatus) bool {
+	for _, n := range sweepTransitions[s] {
+		if n == next {
+			return true
+		}
+	}
+	return false
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sign"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sweep"
 	"github.com/stablecashier/cashier/watch"
 	"github.com/stablecashier/cashier/webhook"
 )
@@ -44,6 +45,8 @@ type Service struct {
 	Logger     *slog.Logger
 	Watchers   []*watch.Watcher // one per network with a node
 	Expirer    *watch.Expirer
+	Sweepers   []*sweep.Sweeper // one per network with a node and a sweeper key
+	closers    []func()
 }
 
 // New assembles the service from cfg. The caller closes it.
@@ -111,6 +114,9 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		return nil, err
 	}
 	s.Expirer = &watch.Expirer{Orders: s.Orders, Log: s.Logger.With("component", "expiry")}
+	if err := s.NewSweepers(ctx); err != nil {
+		return nil, err
+	}
 
 	httpCfg, err := HTTPConfig(cfg)
 	if err != nil {
@@ -156,7 +162,12 @@ func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
 }
 
 // Close releases the store.
-func (s *Service) Close() error { return s.Store.Close() }
+func (s *Service) Close() error {
+	for _, c := range s.closers {
+		c()
+	}
+	return s.Store.Close()
+}
 
 // Serve runs the HTTP server on ln and the webhook dispatcher until ctx
 // ends, then shuts down gracefully: the listener closes, in-flight requests
@@ -175,6 +186,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
 	watchDone := s.runWatchers(dctx)
 	payoutsDone := s.runPayouts(dctx)
+	sweepDone := s.runSweepers(dctx)
 
 	serveDone := make(chan error, 1)
 	go func() { serveDone <- srv.Serve(ln) }()
@@ -193,6 +205,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	stopDispatch()
 	<-watchDone
 	<-payoutsDone
+	<-sweepDone
 	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
 		err = derr
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/stablecashier/cashier"
 )
 
 // Config is the process configuration. Every field can be set by a flag or
@@ -52,6 +54,9 @@ type Config struct {
 	PayoutBatchSize int           // most orders per payout contract call
 	PayoutWindow    time.Duration // how long a partial payout batch waits for more orders
 	PayoutMinGas    string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
+
+	SweepMin      string        // smallest batch worth a sweep's gas, whole tokens; "0" sweeps any amount
+	SweepInterval time.Duration // pause between sweep rounds; 0 turns sweeping off
 }
 
 // Default is the configuration before flags and environment.
@@ -86,6 +91,9 @@ func Default() Config {
 		PayoutBatchSize: 100,
 		PayoutWindow:    2 * time.Second,
 		PayoutMinGas:    "ETH=0.005,ARB=0.0005,TRON=100",
+
+		SweepMin:      "10",
+		SweepInterval: time.Minute,
 	}
 }
 
@@ -159,6 +167,9 @@ func (c *Config) Validate() error {
 	}
 	if c.LateWindow < 0 || c.WatchInterval <= 0 || c.ScanChunk < 1 {
 		return fmt.Errorf("late-window must not be negative, watch-interval and scan-chunk must be positive")
+	}
+	if _, err := cashier.ParseAmount(c.SweepMin, 18); err != nil || c.SweepInterval < 0 {
+		return fmt.Errorf("sweep-min must be a decimal amount (%q) and sweep-interval not negative", c.SweepMin)
 	}
 	return nil
 }
@@ -238,5 +249,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_PAYOUT_BATCH_SIZE", "payout-batch-size", "most payout orders per contract call (1-200)", num(&c.PayoutBatchSize)),
 		f("CASHIER_PAYOUT_WINDOW", "payout-window", "how long a partial payout batch waits for more orders", dur(&c.PayoutWindow)),
 		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
+		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
+		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),
 	}
 }

@@ -222,7 +222,8 @@ func (c *Chain) produce(period time.Duration, onDemand bool) {
 		t := time.NewTicker(period)
 		defer t.Stop()
 		tick = t.C
-	} else {
+	}
+	if period == 0 || onDemand {
 		// A safety net under the event-driven path: a transaction whose
 		// event was seen while the pool could not yet report it (a Sync
 		// superseded by another, a promotion still under way) would

@@ -54,7 +54,7 @@ type Options struct {
 	// sandbox.json on first start), OnlyService the service against the
 	// chains of sandbox.json; "" runs both in one process.
 	Only string
-	// Confirmations the sandbox's networks ask of a payment; default 2.
+	// Confirmations the sandbox's networks ask of a payment; default 1.
 	Confirmations int
 }
 
@@ -252,6 +252,15 @@ func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Co
 		cfg.PublicURL = info.BaseURL
 	}
 	cfg.ETHRPC, cfg.ARBRPC, cfg.TRONAPI = info.Networks["ETH"].RPCURL, info.Networks["ARB"].RPCURL, info.Networks["TRON"].RPCURL
+	if cfg.ServiceKeys == "" && info.Roles["sweeper"] != nil {
+		// The sandbox's sweeper role is the service's sweeper key from the
+		// first start on (the sealed store has it only after provisioning).
+		var ks []string
+		for _, c := range cashier.Chains {
+			ks = append(ks, string(c)+".sweeper="+info.Roles["sweeper"].PrivateKey)
+		}
+		cfg.ServiceKeys = strings.Join(ks, ",")
+	}
 	reg, err := Registry(info, opts.Confirmations)
 	if err != nil {
 		return err
@@ -339,9 +348,9 @@ func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
 }
 
 // DefaultConfirmations is what the sandbox's networks ask of a payment:
-// small, so a payment completes within seconds, yet more than one so the
-// confirming stage can be seen and tested.
-const DefaultConfirmations = 2
+// one, so a payment counts in the block after it is sent and tests stay
+// quick; --confirmations raises it to watch the confirming stage.
+const DefaultConfirmations = 1
 
 // Registry is the built-in registry pointed at the sandbox's chains and
 // test tokens, asking confirmations of every payment.

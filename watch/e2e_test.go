@@ -87,6 +87,7 @@ func startSandbox(t *testing.T, ttl time.Duration) *env {
 	cfg.Data = t.TempDir()
 	cfg.WatchInterval = 100 * time.Millisecond
 	cfg.CollectionTTL = ttl
+	cfg.RateKey, cfg.RateIP, cfg.RateEndpoint = 100_000, 100_000, 100_000 // the test polls the detail endpoint
 	ctx, cancel := context.WithCancel(context.Background())
 	sb, err := sandbox.Start(ctx, sandbox.Options{Config: cfg, FreePorts: true, WebhookURL: h.srv.URL + "/hook", TRONBlockInterval: 500 * time.Millisecond})
 	if err != nil {

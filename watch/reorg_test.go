@@ -89,3 +89,23 @@ func TestReorgDropsUnconfirmedPayment(t *testing.T) {
 }
 
 func contains(b []byte, s string) bool { return stringsContains(string(b), s) }
+
+// A new installation starts at the confirmed tip and stores that at once:
+// the next round (and a restart) resumes there, never at genesis.
+func TestFirstRoundStoresItsStart(t *testing.T) {
+	ctx := context.Background()
+	r := newRig(t, rigOptions{confirmations: 2, period: time.Hour})
+	for range 5 {
+		r.chain.Commit()
+	}
+	head, err := r.chain.Client.BlockNumber(ctx)
+	must(t, err)
+	must(t, r.svc.Watchers[0].Round(ctx))
+	cur, err := r.svc.Store.Cursor(ctx, cashier.ChainETH)
+	must(t, err)
+	b, err := r.chain.Client.HeaderByNumber(ctx, new(big.Int).SetUint64(head-1))
+	must(t, err)
+	if cur.Confirmed != head-1 || cur.ConfirmedHash != b.Hash().Hex() || cur.Head != head {
+		t.Fatalf("cursor %+v, head %d (confirmed tip %d %s)", cur, head, head-1, b.Hash().Hex())
+	}
+}

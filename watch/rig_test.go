@@ -3,8 +3,10 @@ package watch_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"io"
 	"math/big"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +41,7 @@ type rigOptions struct {
 	period        time.Duration // block period; 0 mines on demand
 	webhookURL    string
 	data          string
+	rpc           func(chainURL string) string // the node URLs the service uses; default the chain's
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -93,6 +96,9 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	}
 	cfg.Mode = "sandbox"
 	cfg.ETHRPC = ch.URL
+	if o.rpc != nil {
+		cfg.ETHRPC = o.rpc(ch.URL)
+	}
 	cfg.WatchInterval = 20 * time.Millisecond
 	reg := config.DefaultRegistry()
 	conf, id, addr := o.confirmations, int64(devchain.ChainIDETH), r.usdt.Hex()
@@ -209,3 +215,7 @@ func (r *rig) reload(t testing.TB, id string) (*cashier.CollectionOrder, []cashi
 func stringsContains(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
+
+type bigInt = big.Int
+
+func decodeBody(r *http.Request, v any) { json.NewDecoder(r.Body).Decode(v) }

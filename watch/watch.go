@@ -68,6 +68,8 @@ type Watcher struct {
 	store  cashier.Reader
 	orders *orders.Service
 	log    *slog.Logger
+
+	lastHead uint64 // head of the last applied tail, to skip idle rounds
 }
 
 // New returns a watcher of cfg.Chain reading chain and writing through svc
@@ -141,6 +143,18 @@ func (w *Watcher) Round(ctx context.Context) error {
 	}
 	if cur.UpdatedAt.IsZero() {
 		cur = w.firstCursor(safe)
+		if cur.Confirmed > 0 {
+			b, err := w.chain.BlockByNumber(ctx, cur.Confirmed)
+			if err != nil {
+				return fmt.Errorf("block %d: %w", cur.Confirmed, err)
+			}
+			cur.ConfirmedHash = b.Hash
+		}
+		// Stored at once, so a restart resumes here rather than at genesis.
+		cur.Head = head.Number
+		if err := w.orders.ApplyConfirmed(ctx, w.cfg.Chain, cur.Confirmed+1, cur.Confirmed, nil, cur); err != nil {
+			return err
+		}
 		w.log.Info("chain watch starts", "from", cur.Confirmed+1)
 	} else if cur, err = w.checkCursor(ctx, cur, head); err != nil {
 		return err
@@ -167,13 +181,29 @@ func (w *Watcher) Round(ctx context.Context) error {
 	// The unconfirmed tail is scanned whole every round: a reorg inside it
 	// simply shows up as transfers that are no longer there (dropped) or
 	// are in another block.
+	if head.Number == w.lastHead {
+		// Nothing new on top. Only seen transfers could still vanish in a
+		// reorg at the same height; without any, the round is idle (no
+		// rescan and no write: nodes are rate-limited, TRON's per block).
+		seen, err := w.store.SeenPayments(ctx, w.cfg.Chain)
+		if err != nil {
+			return err
+		}
+		if len(seen) == 0 {
+			return nil
+		}
+	}
 	var got []orders.Received
 	if safe < head.Number {
 		if got, err = w.scan(ctx, safe+1, head.Number); err != nil {
 			return err
 		}
 	}
-	return w.orders.ApplySeen(ctx, w.cfg.Chain, safe+1, head.Number, got)
+	if err := w.orders.ApplySeen(ctx, w.cfg.Chain, safe+1, head.Number, got); err != nil {
+		return err
+	}
+	w.lastHead = head.Number
+	return nil
 }
 
 func (w *Watcher) firstCursor(safe uint64) cashier.ChainCursor {

@@ -100,7 +100,8 @@ func TestPaymentsSurviveKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"CASHIER_MODE=sandbox", "CASHIER_ETH_RPC=" + chain.URL, "CASHIER_REGISTRY=" + registry,
-		"CASHIER_WATCH_INTERVAL=30ms", "CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
+		"CASHIER_WATCH_INTERVAL=30ms", "CASHIER_RATE_PER_ENDPOINT=100000", "CASHIER_RATE_PER_KEY=100000", "CASHIER_RATE_PER_IP=100000",
+		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
 	var base string
 	serve := func() *proc {
 		p := start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")

@@ -26,6 +26,7 @@ func TestCollectionCancelCommand(t *testing.T) {
 	cfg := config.Default()
 	cfg.Data = t.TempDir()
 	cfg.WatchInterval = 100 * time.Millisecond
+	cfg.RateKey, cfg.RateIP, cfg.RateEndpoint = 100_000, 100_000, 100_000 // the test polls the detail endpoint
 	sb, err := sandbox.Start(ctx, sandbox.Options{Config: cfg, FreePorts: true})
 	if err != nil {
 		t.Fatal(err)

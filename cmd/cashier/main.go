@@ -49,6 +49,7 @@ commands:
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
   collection cancel     cancel a PENDING collection order: --data DIR --order ORDER_NO --merchant ID
+  sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
 `
 
 // run is the whole program with its outside world passed in, so tests can
@@ -59,7 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("no command")
 	}
 	cmd, rest := args[0], args[1:]
-	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "collection" || cmd == "payout" || cmd == "key") && len(rest) > 0 {
+	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "collection" || cmd == "payout" || cmd == "key" || cmd == "sweep") && len(rest) > 0 {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
@@ -81,6 +82,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return keyCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "webhook log", "webhook resend", "webhook test":
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
+	case "sweep list":
+		return sweepList(ctx, rest, getenv, stdout, stderr)
 	case "collection cancel":
 		return collectionCancel(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math/big"
 	"os"
 	"os/exec"
@@ -253,3 +254,59 @@ func ethCall(token, holder string) ethereum.CallMsg {
 }
 
 func hexHash(s string) common.Hash { return common.HexToHash(s) }
+
+// TestSweepOnTheBinary: the sandbox's service sweeps a paid order's
+// deposit address into the payout contract, and `sweep list` reports it.
+func TestSweepOnTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary's sandbox")
+	}
+	data := t.TempDir()
+	sb := start(t, nil, "sandbox", "--data", data, "--free-ports", "--sweep-interval", "300ms", "--sweep-min", "1")
+	waitFor(t, "the sandbox", 2*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
+	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+	if _, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "SWP-1",
+		Amount: "4.20", Symbol: "USDT", ChainID: "ETH"}); err != nil {
+		t.Fatal(err)
+	}
+	p := cli(t, "sandbox", "pay", "--data", data, "--order", "SWP-1")
+	var list struct {
+		Total  int `json:"total"`
+		Sweeps []struct {
+			Status, TxID, Amount string
+			Addresses            []struct{ Address, Amount string }
+		} `json:"sweeps"`
+	}
+	waitFor(t, "the sweep", time.Minute, func() bool {
+		out, err := exec.Command(binary, "sweep", "list", "--data", data, "--chain", "ETH").Output()
+		if err != nil {
+			t.Fatalf("sweep list: %v", err)
+		}
+		if err := json.Unmarshal(out, &list); err != nil {
+			t.Fatalf("sweep list printed %q: %v", out, err)
+		}
+		return list.Total == 1 && list.Sweeps[0].Status == "DONE"
+	})
+	s := list.Sweeps[0]
+	if s.Amount != "4200000" || s.TxID == "" || len(s.Addresses) != 1 || !strings.EqualFold(s.Addresses[0].Address, p["to"]) {
+		t.Fatalf("sweep %+v, want 4200000 base units from %s", s, p["to"])
+	}
+	eth, err := ethclient.Dial(info.Networks["ETH"].RPCURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	out, err := eth.CallContract(ctx, ethCall(info.Networks["ETH"].Tokens["USDT"], p["to"]), nil)
+	if err != nil || new(big.Int).SetBytes(out).Sign() != 0 {
+		t.Fatalf("deposit address still holds %x, %v", out, err)
+	}
+	if out, err := exec.Command(binary, "sweep", "list", "--data", data, "--chain", "DOGE").CombinedOutput(); err == nil || !strings.Contains(string(out), "--chain") {
+		t.Fatalf("sweep list --chain DOGE: %v %s", err, out)
+	}
+	sb.stop(t)
+}

@@ -8,7 +8,7 @@ ALTER TABLE collection_orders ADD COLUMN pay_time INTEGER;
 CREATE INDEX collection_orders_address ON collection_orders (chain, deposit_address);
 
 -- Expiry reads the soonest PENDING expiries only.
-CREATE INDEX collection_orders_pending_expiry ON collection_orders (expire_at) WHERE status = 'PENDING';
+CREATE INDEX collection_orders_status_expiry ON collection_orders (status, expire_at);
 
 -- One row per received transfer, whatever it did to its order.
 CREATE TABLE payments (
