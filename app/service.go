@@ -188,6 +188,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
 	watchDone := s.runWatchers(dctx)
+	payoutsDone := s.runPayouts(dctx)
 	sweepDone := s.runSweepers(dctx)
 
 	serveDone := make(chan error, 1)
@@ -206,6 +207,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	stopDispatch()
 	<-watchDone
+	<-payoutsDone
 	<-sweepDone
 	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
 		err = derr

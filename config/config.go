@@ -55,6 +55,9 @@ type Config struct {
 	IPv6Prefix       int           // rate-limit bucket of an IPv6 client: its /N prefix
 	SweepMin         string        // smallest batch worth a sweep's gas, whole tokens; "0" sweeps any amount
 	SweepInterval    time.Duration // pause between sweep rounds; 0 turns sweeping off
+	PayoutBatchSize  int           // most orders per payout contract call
+	PayoutWindow     time.Duration // how long a partial payout batch waits for more orders
+	PayoutMinGas     string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
 }
 
 // Default is the configuration before flags and environment.
@@ -90,6 +93,9 @@ func Default() Config {
 		IPv6Prefix:       64,
 		SweepMin:         "10",
 		SweepInterval:    time.Minute,
+		PayoutBatchSize:  100,
+		PayoutWindow:     2 * time.Second,
+		PayoutMinGas:     "ETH=0.005,ARB=0.0005,TRON=100",
 	}
 }
 
@@ -153,6 +159,9 @@ func (c *Config) Validate() error {
 	}
 	if c.WebhookLease < 2*c.WebhookTimeout {
 		return fmt.Errorf("webhook lease must be at least twice the webhook timeout, or a slow delivery could be sent twice")
+	}
+	if c.PayoutBatchSize < 1 || c.PayoutBatchSize > 200 || c.PayoutWindow < 0 {
+		return fmt.Errorf("payout-batch-size must be 1..200 (the contract's maximum) and payout-window not negative")
 	}
 	if c.RateKey < 1 || c.RateIP < 1 || c.RateEndpoint < 1 {
 		return fmt.Errorf("rate limits must be positive")
@@ -253,6 +262,9 @@ func (c *Config) fields() []field {
 		f("CASHIER_WEBHOOK_SIGNATURE", "webhook-signature", "webhook Signature-V2: raw (body + &time=) or sorted (key=value + &time=)", str(&c.WebhookSignature)),
 		f("CASHIER_WEBHOOK_BODY", "webhook-body", "webhook body values: typed (documented number types) or strings (every value a string)", str(&c.WebhookBody)),
 		f("CASHIER_IPV6_PREFIX", "ipv6-prefix", "rate limits count an IPv6 client by this prefix length", num(&c.IPv6Prefix)),
+		f("CASHIER_PAYOUT_BATCH_SIZE", "payout-batch-size", "most payout orders per contract call (1-200)", num(&c.PayoutBatchSize)),
+		f("CASHIER_PAYOUT_WINDOW", "payout-window", "how long a partial payout batch waits for more orders", dur(&c.PayoutWindow)),
+		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
 		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
 		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),
 	}

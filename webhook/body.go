@@ -138,6 +138,7 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	b.time("createTime", o.CreatedAt)
 	b.time("updateTime", o.UpdatedAt)
 	b.time("blockTime", blockTime(o.TxID, o.UpdatedAt))
+	b.add("failReason", o.FailReason) // why a REFUSE was refused (review or chain); empty otherwise
 	return &cashier.Event{
 		ID:         id,
 		MerchantID: o.MerchantID,

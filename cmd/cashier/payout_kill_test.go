@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	mrand "math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/devchain"
+	"github.com/stablecashier/cashier/evm"
+	"github.com/stablecashier/cashier/sandbox"
+	"github.com/stablecashier/cashier/tron"
+)
+
+// TestPayoutsSurviveKills runs the sandbox's chains in one process and the
+// service in another, approves dozens of payouts on Ethereum and TRON, and
+// SIGKILLs the service at random moments while they execute, restarting it
+// each time. Afterwards every recipient holds exactly its amount and each
+// payout contract paid exactly the sum of amounts and fees: nothing lost,
+// nothing paid twice. CASHIER_KILL_POINTS sets the number of kills (default
+// 20; the documented long run uses 100).
+func TestPayoutsSurviveKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary's sandbox")
+	}
+	kills := 20
+	if s := os.Getenv("CASHIER_KILL_POINTS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("CASHIER_KILL_POINTS=%q", s)
+		}
+		kills = n
+	}
+	ctx := context.Background()
+	data := t.TempDir()
+	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
+	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
+
+	// Small batches: more executions, more states to be killed in.
+	env := []string{"CASHIER_PAYOUT_BATCH_SIZE=4", "CASHIER_PAYOUT_WINDOW=300ms"}
+	startService := func() *proc {
+		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports")
+		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
+		return p
+	}
+	svc := startService()
+	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+
+	type payout struct {
+		chain     cashier.Chain
+		id, to    string
+		amount    *big.Int
+		orderNo   string
+		amountStr string
+	}
+	readers := map[cashier.Chain]cashier.ChainClient{}
+	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ethc.Close()
+	readers[cashier.ChainETH] = ethc
+	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
+		t.Fatal(err)
+	}
+	balance := func(c cashier.Chain, owner string) *big.Int {
+		t.Helper()
+		b, err := readers[c].TokenBalance(ctx, info.Networks[string(c)].Tokens["USDT"], owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	counts := map[cashier.Chain]int{cashier.ChainETH: 24, cashier.ChainTRON: 16}
+	before := map[cashier.Chain]*big.Int{}
+	var all []payout
+	fee := big.NewInt(1_000_000) // the registry's withdrawFee: 1 token per order
+	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
+		before[c] = balance(c, info.Networks[string(c)].PayoutContract)
+		for i := 0; i < counts[c]; i++ {
+			var b [20]byte
+			rand.Read(b[:])
+			to := common.BytesToAddress(b[:]).Hex()
+			if c == cashier.ChainTRON {
+				to = tron.AddressFromEVM(common.BytesToAddress(b[:])).String()
+			}
+			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
+			no := fmt.Sprintf("KILL-%s-%d", c, i)
+			r, err := api.CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
+			if err != nil {
+				t.Fatalf("create %s: %v", no, err)
+			}
+			v, _ := cashier.ParseAmount(amt, 6)
+			all = append(all, payout{chain: c, id: r.OrderID, to: to, amount: v, orderNo: no, amountStr: amt})
+		}
+	}
+	args := []string{"payout", "approve", "--data", data}
+	for _, p := range all {
+		args = append(args, "--id", p.id)
+	}
+	if out, err := exec.Command(binary, args...).CombinedOutput(); err != nil {
+		t.Fatalf("approve: %v\n%s", err, out)
+	}
+
+	// Kill at random moments while the batches are signed, sent, mined and
+	// confirmed; restart each time.
+	for k := 0; k < kills; k++ {
+		time.Sleep(time.Duration(mrand.IntN(1500)) * time.Millisecond)
+		svc.cmd.Process.Signal(syscall.SIGKILL)
+		<-svc.done
+		svc.done <- nil
+		svc = startService()
+	}
+	t.Logf("%d kills done", kills)
+
+	// Let the last run finish everything.
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		out, err := exec.Command(binary, "payout", "list", "--data", data, "--status", "SUCCESS").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l struct{ Total int }
+		json.Unmarshal(out, &l)
+		if l.Total == len(all) {
+			break
+		}
+		if time.Now().After(deadline) {
+			out, _ := exec.Command(binary, "payout", "list", "--data", data).Output()
+			t.Fatalf("%d of %d payouts SUCCESS after the kills:\n%s", l.Total, len(all), out)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	svc.stop(t)
+
+	// On chain: each recipient exactly its amount, each contract exactly
+	// the sum of amounts and fees.
+	spent := map[cashier.Chain]*big.Int{cashier.ChainETH: new(big.Int), cashier.ChainTRON: new(big.Int)}
+	for _, p := range all {
+		if got := balance(p.chain, p.to); got.Cmp(p.amount) != 0 {
+			t.Errorf("%s recipient of %s holds %s base units, want %s", p.chain, p.orderNo, got, p.amount)
+		}
+		spent[p.chain].Add(spent[p.chain], p.amount)
+		spent[p.chain].Add(spent[p.chain], fee)
+	}
+	for c, want := range spent {
+		got := new(big.Int).Sub(before[c], balance(c, info.Networks[string(c)].PayoutContract))
+		if got.Cmp(want) != 0 {
+			t.Errorf("%s contract paid %s base units, want amounts plus fees %s", c, got, want)
+		}
+	}
+}
