@@ -134,6 +134,7 @@ func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
 	c.ErrorStatus = cashierhttp.ErrorStatusMode(cfg.ErrorStatus)
 	c.RateLimits.PerKey, c.RateLimits.PerIP, c.RateLimits.PerEndpoint = cfg.RateKey, cfg.RateIP, cfg.RateEndpoint
 	c.PublicBaseURL = strings.TrimRight(cfg.PublicURL, "/")
+	c.MaxInFlight = cfg.MaxInFlight
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue

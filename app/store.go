@@ -41,5 +41,5 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlite.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer})
+	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue})
 }

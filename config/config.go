@@ -43,6 +43,11 @@ type Config struct {
 	ARBRPC     string
 	TRONAPI    string
 	TRONAPIKey string
+
+	MaxInFlight int           // API requests handled at once; more are refused with 503
+	WriteQueue  int           // writes waiting for the database writer; more are refused with 503
+	CacheTTL    time.Duration // how long a cached merchant, cashier or contract is trusted
+	PprofAddr   string        // listen address of the profiling endpoint; empty: off
 }
 
 // Default is the configuration before flags and environment.
@@ -69,6 +74,10 @@ func Default() Config {
 		WebhookSchedule: "1m,5m,30m,2h,24h",
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
+
+		MaxInFlight: 256,
+		WriteQueue:  1024,
+		CacheTTL:    time.Second,
 	}
 }
 
@@ -136,6 +145,12 @@ func (c *Config) Validate() error {
 	}
 	if c.CollectionTTL <= 0 {
 		return fmt.Errorf("collection-ttl must be positive, or every collection order would be created expired")
+	}
+	if c.MaxInFlight < 1 || c.WriteQueue < 1 {
+		return fmt.Errorf("max-inflight and write-queue must be positive")
+	}
+	if c.CacheTTL < 0 {
+		return fmt.Errorf("cache-ttl must not be negative (0 turns the cache off)")
 	}
 	return nil
 }
@@ -208,5 +223,9 @@ func (c *Config) fields() []field {
 		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
+		f("CASHIER_MAX_INFLIGHT", "max-inflight", "API requests handled at once; beyond it requests get 503 with Retry-After", num(&c.MaxInFlight)),
+		f("CASHIER_WRITE_QUEUE", "write-queue", "writes waiting for the database writer; beyond it API requests get 503 with Retry-After", num(&c.WriteQueue)),
+		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
+		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
 	}
 }

@@ -112,6 +112,10 @@ func (w *groupWriter) enqueue(ctx context.Context, r *writeReq) error {
 	}
 }
 
+// WritesWaiting is the number of writes queued for the writer, not counting
+// the group being committed.
+func (db *DB) WritesWaiting() int { return len(db.writer.queue) }
+
 // close lets the queued writes finish and stops the writer.
 func (w *groupWriter) close() {
 	w.mu.Lock()
