@@ -163,6 +163,13 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
 	}
+	if s.Config.PprofAddr != "" {
+		_, stopProfiling, err := startProfiling(s.Config.PprofAddr, s.Logger)
+		if err != nil {
+			return fmt.Errorf("pprof-addr: %w", err)
+		}
+		defer stopProfiling()
+	}
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
