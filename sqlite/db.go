@@ -33,6 +33,11 @@ type Options struct {
 	// MaxBatch is the largest number of writes committed together.
 	// Default 256.
 	MaxBatch int
+	// CacheTTL is how long a cached merchant, cashier or contract is
+	// trusted (cache.go); writes through this DB empty the cache at once,
+	// the TTL bounds how long a write by another process goes unseen.
+	// Zero means the default, 1 s; negative turns the cache off.
+	CacheTTL time.Duration
 }
 
 // DB is the SQLite implementation of cashier.Store. It is safe for
@@ -45,6 +50,7 @@ type DB struct {
 	read   *sql.DB // query_only connections
 	sealer Sealer
 	writer *groupWriter // the only user of write after Open
+	cache  *lookupCache
 }
 
 var _ cashier.Store = (*DB)(nil)
@@ -69,6 +75,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 256
+	}
+	if opts.CacheTTL == 0 {
+		opts.CacheTTL = time.Second
 	}
 
 	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
@@ -105,7 +114,8 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 
 	db := &DB{write: write, read: read, sealer: opts.Sealer}
-	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch)
+	db.cache = newLookupCache(opts.CacheTTL)
+	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate)
 	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
 	return db, nil
 }
