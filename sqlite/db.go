@@ -50,6 +50,7 @@ type DB struct {
 	read   *sql.DB // query_only connections
 	sealer Sealer
 	writer *groupWriter // the only user of write after Open
+	prep   prepared
 	cache  *lookupCache
 }
 
@@ -115,7 +116,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 
 	db := &DB{write: write, read: read, sealer: opts.Sealer}
 	db.cache = newLookupCache(opts.CacheTTL)
-	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate)
+	if db.prep, err = prepare(ctx, write); err != nil {
+		write.Close()
+		read.Close()
+		return nil, err
+	}
+	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate, db.prep)
 	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
 	return db, nil
 }
@@ -160,7 +166,7 @@ func (db *DB) Close() error {
 // commit that holds them.
 func (db *DB) Update(ctx context.Context, fn func(cashier.Tx) error) error {
 	return db.writer.do(ctx, func(sqlTx *sql.Tx) error {
-		return fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx})
+		return fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx, prep: db.prep})
 	})
 }
 

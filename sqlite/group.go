@@ -58,6 +58,7 @@ type groupWriter struct {
 	// Writer goroutine only: the driver connection carrying the hook,
 	// whether the group wrote to a cached table, and what to call then.
 	hooked   any
+	prep     prepared
 	touched  bool
 	onChange func()
 
@@ -67,9 +68,10 @@ type groupWriter struct {
 	done   chan struct{}
 }
 
-func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func()) *groupWriter {
+func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func(), prep prepared) *groupWriter {
 	w := &groupWriter{
 		db:       db,
+		prep:     prep,
 		onChange: onChange,
 		queue:    make(chan *writeReq, queue),
 		maxBatch: maxBatch,
@@ -203,19 +205,20 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		}
 		return
 	}
+	bg := context.Background()
 	ok := make([]int, 0, len(batch)) // requests whose work is in tx
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			results[i].err = err
 			continue
 		}
-		if _, err := tx.Exec(`SAVEPOINT w`); err != nil {
+		if _, err := w.prep.tx(bg, tx, savepoint).Exec(); err != nil {
 			w.abort(tx, results, ok, i, fmt.Errorf("sqlite: savepoint: %w", err))
 			return
 		}
 		res := call(r, tx)
 		if res.err == nil && !res.panicked {
-			if _, err := tx.Exec(`RELEASE w`); err != nil {
+			if _, err := w.prep.tx(bg, tx, release).Exec(); err != nil {
 				w.abort(tx, results, ok, i, fmt.Errorf("sqlite: release: %w", err))
 				return
 			}
@@ -223,12 +226,12 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 			continue
 		}
 		results[i] = res
-		if _, err := tx.Exec(`ROLLBACK TO w`); err != nil {
+		if _, err := w.prep.tx(bg, tx, rollbackTo).Exec(); err != nil {
 			// The failure took the whole transaction with it.
 			w.abort(tx, results, ok, i, nil)
 			return
 		}
-		if _, err := tx.Exec(`RELEASE w`); err != nil {
+		if _, err := w.prep.tx(bg, tx, release).Exec(); err != nil {
 			w.abort(tx, results, ok, i, nil)
 			return
 		}

@@ -1,0 +1,45 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// The statements every order creation runs, prepared once. They are
+// prepared on the write pool at Open, before the writer takes its one
+// connection; a transaction then uses them through Tx.StmtContext, which
+// finds the statement already prepared on that connection (and prepares
+// it again only if the pool ever replaces the connection). Compiling SQL
+// on every call was about 5 % of server CPU.
+const (
+	savepoint  = `SAVEPOINT w`
+	release    = `RELEASE w`
+	rollbackTo = `ROLLBACK TO w`
+
+	insertCollection = `INSERT INTO collection_orders (` + collectionCols + `)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertEvent = `INSERT INTO events
+		(id, merchant_id, type, order_id, order_no, status, url, body, created_at, state, next_attempt_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) RETURNING seq`
+)
+
+// prepared maps a query to its statement on the write pool.
+type prepared map[string]*sql.Stmt
+
+func prepare(ctx context.Context, write *sql.DB) (prepared, error) {
+	p := prepared{}
+	for _, q := range []string{savepoint, release, rollbackTo, insertCollection, insertEvent} {
+		s, err := write.PrepareContext(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: prepare %.40q: %w", q, err)
+		}
+		p[q] = s
+	}
+	return p, nil
+}
+
+// tx returns query's statement for use in tx.
+func (p prepared) tx(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
+	return tx.StmtContext(ctx, p[query])
+}
