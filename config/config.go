@@ -75,7 +75,7 @@ func Default() Config {
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
 
-		MaxInFlight: 256,
+		MaxInFlight: 64,
 		WriteQueue:  1024,
 		CacheTTL:    time.Second,
 	}

@@ -88,7 +88,7 @@ type Config struct {
 	PublicBaseURL string
 	// MaxInFlight bounds the requests handled at once; beyond it a request
 	// is refused at once with 503 and Retry-After (EOverloaded) instead of
-	// queueing behind the others. Default 256.
+	// queueing behind the others. Default 64.
 	MaxInFlight int
 }
 
@@ -103,7 +103,7 @@ func DefaultConfig() Config {
 		MaxBodyBytes:  DefaultMaxBodyBytes,
 		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys},
 		ErrorStatus:   StatusHTTP,
-		MaxInFlight:   256,
+		MaxInFlight:   64,
 	}
 }
 
