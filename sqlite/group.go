@@ -212,13 +212,13 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 			results[i].err = err
 			continue
 		}
-		if _, err := w.prep.tx(bg, tx, savepoint).Exec(); err != nil {
+		if _, err := w.prep.exec(bg, tx, savepoint); err != nil {
 			w.abort(tx, results, ok, i, fmt.Errorf("sqlite: savepoint: %w", err))
 			return
 		}
 		res := call(r, tx)
 		if res.err == nil && !res.panicked {
-			if _, err := w.prep.tx(bg, tx, release).Exec(); err != nil {
+			if _, err := w.prep.exec(bg, tx, release); err != nil {
 				w.abort(tx, results, ok, i, fmt.Errorf("sqlite: release: %w", err))
 				return
 			}
@@ -226,12 +226,12 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 			continue
 		}
 		results[i] = res
-		if _, err := w.prep.tx(bg, tx, rollbackTo).Exec(); err != nil {
+		if _, err := w.prep.exec(bg, tx, rollbackTo); err != nil {
 			// The failure took the whole transaction with it.
 			w.abort(tx, results, ok, i, nil)
 			return
 		}
-		if _, err := w.prep.tx(bg, tx, release).Exec(); err != nil {
+		if _, err := w.prep.exec(bg, tx, release); err != nil {
 			w.abort(tx, results, ok, i, nil)
 			return
 		}

@@ -39,7 +39,18 @@ func prepare(ctx context.Context, write *sql.DB) (prepared, error) {
 	return p, nil
 }
 
-// tx returns query's statement for use in tx.
-func (p prepared) tx(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
-	return tx.StmtContext(ctx, p[query])
+// exec runs query in tx, through its prepared statement when there is one.
+func (p prepared) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	if s := p[query]; s != nil {
+		return tx.StmtContext(ctx, s).ExecContext(ctx, args...)
+	}
+	return tx.ExecContext(ctx, query, args...)
+}
+
+// queryRow is exec for a statement that returns one row.
+func (p prepared) queryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
+	if s := p[query]; s != nil {
+		return tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	}
+	return tx.QueryRowContext(ctx, query, args...)
 }

@@ -98,7 +98,7 @@ func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	if err != nil {
 		return err
 	}
-	_, err = t.prep.tx(ctx, t.tx, insertCollection).ExecContext(ctx, args...)
+	_, err = t.prep.exec(ctx, t.tx, insertCollection, args...)
 	return writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo))
 }
 
@@ -227,7 +227,7 @@ func (t *tx) AddEvent(ctx context.Context, e *cashier.Event) error {
 	if body == nil {
 		body = []byte{}
 	}
-	err := t.prep.tx(ctx, t.tx, insertEvent).QueryRowContext(ctx,
+	err := t.prep.queryRow(ctx, t.tx, insertEvent,
 		e.ID, e.MerchantID, e.Type, e.OrderID, e.OrderNo, e.Status, e.URL, body, millis(e.CreatedAt), due.UnixMilli()).
 		Scan(&e.Seq)
 	if err != nil {
