@@ -16,7 +16,7 @@ var envWriteQueue int
 // holdRequests opens n connections that send a request's headers but not
 // its body: each occupies a place among the requests in progress until
 // its connection closes.
-func holdRequests(t *testing.T, e *env, n int) (release func()) {
+func holdRequests(t testing.TB, e *env, n int) (release func()) {
 	t.Helper()
 	var conns []net.Conn
 	for i := 0; i < n; i++ {
@@ -39,7 +39,7 @@ func holdRequests(t *testing.T, e *env, n int) (release func()) {
 	}
 }
 
-func waitFor(t *testing.T, ok func() bool) {
+func waitFor(t testing.TB, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !ok() {

@@ -127,3 +127,55 @@ func seedPending(b *testing.B, e *env, n int) {
 		done += 5000
 	}
 }
+
+// BenchmarkRefusedWhenBusy measures the answer to a create when the
+// service is at its in-flight bound: the 503 with Retry-After that the
+// excess of an overload gets. 8 clients over keep-alive connections.
+//
+//	go test -run '^$' -bench RefusedWhenBusy -benchtime 20000x ./http/
+func BenchmarkRefusedWhenBusy(b *testing.B) {
+	e := newEnv(b, func(c *Config) {
+		c.RateLimits = RateLimits{PerKey: -1, PerIP: -1, PerEndpoint: -1}
+		c.MaxInFlight = 2
+	})
+	release := holdRequests(b, e, 2)
+	defer release()
+	const clients = 8
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	cli := client.New(e.srv.URL, apiKey, secretKey, client.WithClock(e.clock), client.WithHTTPClient(hc))
+	var (
+		seq       atomic.Int64
+		mu        sync.Mutex
+		latencies = make([]time.Duration, 0, b.N)
+		wg        sync.WaitGroup
+	)
+	b.ResetTimer()
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := make([]time.Duration, 0, b.N/clients+1)
+			for seq.Add(1) <= int64(b.N) {
+				t := time.Now()
+				_, err := cli.CreateCollection(context.Background(), client.CollectionRequest{CashierID: cashierID,
+					OrderNo: "BUSY", Amount: "25.00", Symbol: "USDT", ChainID: "ETH"})
+				if !client.IsCode(err, "000503") {
+					b.Errorf("want 000503, got %v", err)
+					return
+				}
+				local = append(local, time.Since(t))
+			}
+			mu.Lock()
+			latencies = append(latencies, local...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	if len(latencies) == 0 {
+		return
+	}
+	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+	b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(latencies[len(latencies)*99/100].Microseconds())/1000, "p99-ms")
+}
