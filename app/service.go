@@ -151,6 +151,7 @@ func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
 	c.RateLimits.PerKey, c.RateLimits.PerIP, c.RateLimits.PerEndpoint = cfg.RateKey, cfg.RateIP, cfg.RateEndpoint
 	c.RateLimits.IPv6Prefix = cfg.IPv6Prefix
 	c.PublicBaseURL = strings.TrimRight(cfg.PublicURL, "/")
+	c.MaxInFlight = cfg.MaxInFlight
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue
@@ -183,6 +184,13 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
+	}
+	if s.Config.PprofAddr != "" {
+		_, stopProfiling, err := startProfiling(s.Config.PprofAddr, s.Logger)
+		if err != nil {
+			return fmt.Errorf("pprof-addr: %w", err)
+		}
+		defer stopProfiling()
 	}
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))

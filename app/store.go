@@ -8,10 +8,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/sqlite"
 )
+
+// cacheTTL maps the setting (0: off) onto sqlite.Options (negative: off).
+func cacheTTL(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
 
 // DBFile is the database file name inside the data directory.
 const DBFile = "cashier.db"
@@ -41,5 +50,5 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlite.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer})
+	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL)})
 }

@@ -58,6 +58,10 @@ type Config struct {
 	PayoutBatchSize  int           // most orders per payout contract call
 	PayoutWindow     time.Duration // how long a partial payout batch waits for more orders
 	PayoutMinGas     string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
+	MaxInFlight      int           // API requests handled at once; more are refused with 503
+	WriteQueue       int           // writes waiting for the database writer; more are refused with 503
+	CacheTTL         time.Duration // how long a cached merchant, cashier or contract is trusted
+	PprofAddr        string        // listen address of the profiling endpoint; empty: off
 }
 
 // Default is the configuration before flags and environment.
@@ -96,6 +100,9 @@ func Default() Config {
 		PayoutBatchSize:  100,
 		PayoutWindow:     2 * time.Second,
 		PayoutMinGas:     "ETH=0.005,ARB=0.0005,TRON=100",
+		MaxInFlight:      64,
+		WriteQueue:       1024,
+		CacheTTL:         time.Second,
 	}
 }
 
@@ -184,6 +191,12 @@ func (c *Config) Validate() error {
 	if _, err := cashier.ParseAmount(c.SweepMin, 18); err != nil || c.SweepInterval < 0 {
 		return fmt.Errorf("sweep-min must be a decimal amount (%q) and sweep-interval not negative", c.SweepMin)
 	}
+	if c.MaxInFlight < 1 || c.WriteQueue < 1 {
+		return fmt.Errorf("max-inflight and write-queue must be positive")
+	}
+	if c.CacheTTL < 0 {
+		return fmt.Errorf("cache-ttl must not be negative (0 turns the cache off)")
+	}
 	return nil
 }
 
@@ -267,5 +280,9 @@ func (c *Config) fields() []field {
 		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
 		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
 		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),
+		f("CASHIER_MAX_INFLIGHT", "max-inflight", "API requests handled at once; beyond it requests get 503 with Retry-After", num(&c.MaxInFlight)),
+		f("CASHIER_WRITE_QUEUE", "write-queue", "writes waiting for the database writer; beyond it API requests get 503 with Retry-After", num(&c.WriteQueue)),
+		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
+		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
 	}
 }

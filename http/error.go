@@ -67,6 +67,8 @@ var errorTable = map[cashier.Code]wireError{
 	cashier.EInsufficientContr:  {"000403", "ERROR_000400", http.StatusUnprocessableEntity},
 	cashier.ENotWhitelisted:     {"000405", "ERROR_000400", http.StatusUnprocessableEntity},
 	cashier.ERateLimited:        {"000429", "ERROR_000429", http.StatusTooManyRequests}, // extension in both
+	// extension in both; answered with Retry-After
+	cashier.EOverloaded: {"000503", "ERROR_000503", http.StatusServiceUnavailable},
 }
 
 // successCode is the envelope code of a successful response.
@@ -108,6 +110,11 @@ func (s *server) errorStatus(w http.ResponseWriter, r *http.Request, err error, 
 	msg := cashier.ErrorMessage(err)
 	if code == cashier.EInternal {
 		msg = "system error" // details go to the log, never to the client
+	}
+	if code == cashier.EOverloaded {
+		// Overload passes within moments: the queue drains at thousands
+		// of writes per second.
+		w.Header().Set("Retry-After", "1")
 	}
 	if s.cfg.ErrorStatus == StatusAlways200 {
 		status = http.StatusOK

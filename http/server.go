@@ -96,6 +96,10 @@ type Config struct {
 	// PublicBaseURL is where customers reach this server, the base of
 	// payment links; empty: the scheme and host of each request.
 	PublicBaseURL string
+	// MaxInFlight bounds the requests handled at once; beyond it a request
+	// is refused at once with 503 and Retry-After (EOverloaded) instead of
+	// queueing behind the others. Default 64.
+	MaxInFlight int
 }
 
 // DefaultConfig returns the documented defaults.
@@ -109,6 +113,7 @@ func DefaultConfig() Config {
 		MaxBodyBytes:  DefaultMaxBodyBytes,
 		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys, IPv6Prefix: 64},
 		ErrorStatus:   StatusHTTP,
+		MaxInFlight:   64,
 	}
 }
 
@@ -149,6 +154,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = d.MaxBodyBytes
 	}
+	if c.MaxInFlight <= 0 {
+		c.MaxInFlight = d.MaxInFlight
+	}
 	fill := func(v *int, def int) {
 		switch {
 		case *v == 0:
@@ -182,6 +190,7 @@ type server struct {
 	clock   cashier.Clock
 	log     *slog.Logger
 	limiter *ratelimit.Limiter
+	admit   admission
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -260,7 +269,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
-	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ri))
+	r = r.WithContext(cashier.RefuseWhenBusy(context.WithValue(r.Context(), ctxKey{}, ri)))
 	sw := &statusWriter{ResponseWriter: w}
 	sw.Header().Set("X-Request-Id", ri.trace)
 	setSecurityHeaders(sw.Header())
@@ -276,6 +285,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logRequest(r, ri, sw.status, time.Since(start))
 	}()
+
+	if !s.admit.enter(s.cfg.MaxInFlight) {
+		s.error(sw, r, cashier.Errorf(cashier.EOverloaded, "the service is busy: %d requests are in progress; retry shortly", s.cfg.MaxInFlight))
+		return
+	}
+	defer s.admit.leave()
 
 	_, pattern := s.mux.Handler(r)
 	rt := s.routes[pattern]

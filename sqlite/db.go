@@ -33,6 +33,11 @@ type Options struct {
 	// MaxBatch is the largest number of writes committed together.
 	// Default 256.
 	MaxBatch int
+	// CacheTTL is how long a cached merchant, cashier or contract is
+	// trusted (cache.go); writes through this DB empty the cache at once,
+	// the TTL bounds how long a write by another process goes unseen.
+	// Zero means the default, 1 s; negative turns the cache off.
+	CacheTTL time.Duration
 }
 
 // DB is the SQLite implementation of cashier.Store. It is safe for
@@ -45,6 +50,8 @@ type DB struct {
 	read   *sql.DB // query_only connections
 	sealer Sealer
 	writer *groupWriter // the only user of write after Open
+	prep   prepared
+	cache  *lookupCache
 }
 
 var _ cashier.Store = (*DB)(nil)
@@ -69,6 +76,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 256
+	}
+	if opts.CacheTTL == 0 {
+		opts.CacheTTL = time.Second
 	}
 
 	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
@@ -105,7 +115,13 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 
 	db := &DB{write: write, read: read, sealer: opts.Sealer}
-	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch)
+	db.cache = newLookupCache(opts.CacheTTL)
+	if db.prep, err = prepare(ctx, write); err != nil {
+		write.Close()
+		read.Close()
+		return nil, err
+	}
+	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate, db.prep)
 	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
 	return db, nil
 }
@@ -150,7 +166,7 @@ func (db *DB) Close() error {
 // commit that holds them.
 func (db *DB) Update(ctx context.Context, fn func(cashier.Tx) error) error {
 	return db.writer.do(ctx, func(sqlTx *sql.Tx) error {
-		return fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx})
+		return fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx, prep: db.prep})
 	})
 }
 

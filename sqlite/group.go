@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	sqlitedrv "modernc.org/sqlite"
+
 	"github.com/stablecashier/cashier"
 )
 
@@ -53,15 +55,24 @@ type groupWriter struct {
 
 	groups atomic.Int64 // transactions committed, for tests and measurements
 
+	// Writer goroutine only: the driver connection carrying the hook,
+	// whether the group wrote to a cached table, and what to call then.
+	hooked   any
+	prep     prepared
+	touched  bool
+	onChange func()
+
 	mu     sync.RWMutex // held for reading while enqueuing, for writing by close
 	closed bool
 	stop   chan struct{}
 	done   chan struct{}
 }
 
-func newGroupWriter(db *sql.DB, queue, maxBatch int) *groupWriter {
+func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func(), prep prepared) *groupWriter {
 	w := &groupWriter{
 		db:       db,
+		prep:     prep,
+		onChange: onChange,
 		queue:    make(chan *writeReq, queue),
 		maxBatch: maxBatch,
 		stop:     make(chan struct{}),
@@ -111,6 +122,10 @@ func (w *groupWriter) enqueue(ctx context.Context, r *writeReq) error {
 		return ctx.Err()
 	}
 }
+
+// WritesWaiting is the number of writes queued for the writer, not counting
+// the group being committed.
+func (db *DB) WritesWaiting() int { return len(db.writer.queue) }
 
 // close lets the queued writes finish and stops the writer.
 func (w *groupWriter) close() {
@@ -168,28 +183,42 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		}
 	}
 	defer answer()
+	// Runs before answer: a caller that wrote a merchant, cashier or
+	// contract finds the cache emptied when Update returns.
+	defer func() {
+		if w.touched {
+			w.touched = false
+			w.onChange()
+		}
+	}()
 	// The transaction is not bound to any one caller's context: a caller
 	// giving up must not roll back the others.
-	tx, err := w.db.BeginTx(context.Background(), nil)
+	tx, conn, err := w.begin()
+	if err == nil {
+		// Returns the connection to the pool; deferred after the
+		// transaction's end (Commit or Rollback below), which it waits for.
+		defer conn.Close()
+	}
 	if err != nil {
 		for i := range results {
 			results[i].err = fmt.Errorf("sqlite: begin: %w", err)
 		}
 		return
 	}
+	bg := context.Background()
 	ok := make([]int, 0, len(batch)) // requests whose work is in tx
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			results[i].err = err
 			continue
 		}
-		if _, err := tx.Exec(`SAVEPOINT w`); err != nil {
+		if _, err := w.prep.exec(bg, tx, savepoint); err != nil {
 			w.abort(tx, results, ok, i, fmt.Errorf("sqlite: savepoint: %w", err))
 			return
 		}
 		res := call(r, tx)
 		if res.err == nil && !res.panicked {
-			if _, err := tx.Exec(`RELEASE w`); err != nil {
+			if _, err := w.prep.exec(bg, tx, release); err != nil {
 				w.abort(tx, results, ok, i, fmt.Errorf("sqlite: release: %w", err))
 				return
 			}
@@ -197,12 +226,12 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 			continue
 		}
 		results[i] = res
-		if _, err := tx.Exec(`ROLLBACK TO w`); err != nil {
+		if _, err := w.prep.exec(bg, tx, rollbackTo); err != nil {
 			// The failure took the whole transaction with it.
 			w.abort(tx, results, ok, i, nil)
 			return
 		}
-		if _, err := tx.Exec(`RELEASE w`); err != nil {
+		if _, err := w.prep.exec(bg, tx, release); err != nil {
 			w.abort(tx, results, ok, i, nil)
 			return
 		}
@@ -214,6 +243,39 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		return
 	}
 	w.groups.Add(1)
+}
+
+// begin starts a group's transaction on the write connection, first
+// giving that connection the pre-update hook that watches the cached
+// tables (once per driver connection: the pool may replace a broken one).
+func (w *groupWriter) begin() (*sql.Tx, *sql.Conn, error) {
+	ctx := context.Background()
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = conn.Raw(func(dc any) error {
+		if dc == w.hooked {
+			return nil
+		}
+		h, ok := dc.(sqlitedrv.HookRegisterer)
+		if !ok {
+			return fmt.Errorf("sqlite: driver connection %T has no hooks", dc)
+		}
+		h.RegisterPreUpdateHook(w.watchTables)
+		w.hooked = dc
+		return nil
+	})
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	return tx, conn, nil
 }
 
 // abort rolls tx back after a failure that broke it: the requests already

@@ -12,7 +12,8 @@ import (
 // tx implements cashier.Tx on one write transaction.
 type tx struct {
 	reader
-	tx *sql.Tx
+	tx   *sql.Tx
+	prep prepared // the hot statements, prepared once on the write connection
 }
 
 var _ cashier.Tx = (*tx)(nil)
@@ -103,8 +104,7 @@ func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO collection_orders (`+collectionCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+	_, err = t.prep.exec(ctx, t.tx, insertCollection, args...)
 	if err = writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
 		return err
 	}
@@ -241,9 +241,7 @@ func (t *tx) AddEvent(ctx context.Context, e *cashier.Event) error {
 	if body == nil {
 		body = []byte{}
 	}
-	err := t.tx.QueryRowContext(ctx, `INSERT INTO events
-		(id, merchant_id, type, order_id, order_no, status, url, body, created_at, state, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) RETURNING seq`,
+	err := t.prep.queryRow(ctx, t.tx, insertEvent,
 		e.ID, e.MerchantID, e.Type, e.OrderID, e.OrderNo, e.Status, e.URL, body, millis(e.CreatedAt), due.UnixMilli()).
 		Scan(&e.Seq)
 	if err != nil {
