@@ -43,6 +43,8 @@ type Config struct {
 	ARBRPC     string
 	TRONAPI    string
 	TRONAPIKey string
+
+	DashboardSecureCookie string
 }
 
 // Default is the configuration before flags and environment.
@@ -69,6 +71,8 @@ func Default() Config {
 		WebhookSchedule: "1m,5m,30m,2h,24h",
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
+
+		DashboardSecureCookie: "auto",
 	}
 }
 
@@ -109,6 +113,7 @@ func (c *Config) Validate() error {
 		{"unknown-fields", c.UnknownFields, []string{"reject", "ignore"}},
 		{"error-status", c.ErrorStatus, []string{"http", "always200"}},
 		{"log-level", c.LogLevel, []string{"debug", "info", "warn", "error"}},
+		{"dashboard-secure-cookie", c.DashboardSecureCookie, []string{"auto", "true", "false"}},
 	}
 	for _, ch := range choices {
 		found := false
@@ -208,5 +213,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
+		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
 	}
 }

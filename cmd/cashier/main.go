@@ -36,6 +36,7 @@ commands:
   webhook log           show an event's delivery log: --data DIR --event ID
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
+  user create           create a dashboard user: --data DIR --email E (--merchant ID --role owner|developer|reviewer|viewer | --operator) [--password-stdin]
 `
 
 // run is the whole program with its outside world passed in, so tests can
@@ -46,7 +47,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("no command")
 	}
 	cmd, rest := args[0], args[1:]
-	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook") && len(rest) > 0 {
+	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "user") && len(rest) > 0 {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return contractCreate(ctx, rest, getenv, stdout, stderr)
 	case "webhook log", "webhook resend", "webhook test":
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
+	case "user create":
+		return userCreate(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

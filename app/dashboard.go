@@ -1,0 +1,54 @@
+package app
+
+import (
+	"context"
+	stdhttp "net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/dashboard"
+)
+
+// mountDashboard builds the dashboard and serves it under /dashboard/
+// beside the merchant API, which keeps every other path.
+func (s *Service) mountDashboard(trusted []netip.Prefix) error {
+	dc := dashboard.DefaultConfig()
+	dc.Sandbox = s.Config.Mode == "sandbox"
+	// auto: Secure except in sandbox mode, which is served over plain http.
+	dc.SecureCookie = s.Config.DashboardSecureCookie == "true" || (s.Config.DashboardSecureCookie == "auto" && !dc.Sandbox)
+	dc.TrustedProxies = trusted
+	d, err := dashboard.New(dc, dashboard.Deps{
+		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains,
+		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox},
+	})
+	if err != nil {
+		return err
+	}
+	s.Dashboard = d
+	mux := stdhttp.NewServeMux()
+	mux.Handle(dashboard.Prefix, d)
+	mux.Handle("/", s.Handler)
+	s.Handler = mux
+	return nil
+}
+
+// provisioner issues keys and contract records for the dashboard by the
+// CLI's rules.
+type provisioner struct {
+	clock   cashier.Clock
+	sandbox bool
+}
+
+func (p provisioner) NewKeys() (string, string, string, error) {
+	m, err := NewMerchant("keys", p.clock)
+	if err != nil {
+		return "", "", "", err
+	}
+	return m.APIKey, m.SecretKey, m.WebhookKey, nil
+}
+
+func (p provisioner) NewContract(ctx context.Context, r cashier.Reader, merchantID, chain, address, webhookURL string) (*cashier.Contract, error) {
+	return NewContract(ctx, r, ContractSpec{MerchantID: merchantID, Chain: strings.TrimSpace(chain), Address: strings.TrimSpace(address),
+		WebhookURL: strings.TrimSpace(webhookURL), Sandbox: p.sandbox}, p.clock)
+}
