@@ -208,3 +208,10 @@ func (e *env) audit(merchantID string) []cashier.AuditEntry {
 	}
 	return es
 }
+
+func fmtAny(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func contains(s, sub string) bool { return sub != "" && strings.Contains(s, sub) }
