@@ -278,7 +278,7 @@ func (s *Server) routes() {
 		}
 		return "account", nil
 	})
-	s.api("POST "+Prefix+"account/totp", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+	s.api("POST "+apiPrefix+"account/totp", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		var in struct {
 			Secret string `json:"secret"` // base32; empty: turn off
 			Code   string `json:"code"`

@@ -80,6 +80,8 @@ type Server struct {
 	Deps
 	limiter *ratelimit.Limiter
 	mux     *http.ServeMux
+
+	apiPatterns []string
 }
 
 // New returns the dashboard.
