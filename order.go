@@ -62,4 +62,8 @@ type PayoutOrder struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	Version     int64
+
+	NeedsReview bool   // waits for an operator's approval before execution
+	ExecID      string // the batch execution carrying the order
+	BlockNumber uint64 // block of the transaction that paid it
 }

@@ -37,6 +37,8 @@ type Reader interface {
 	Payout(ctx context.Context, id string) (*PayoutOrder, error)
 	PayoutByOrderNo(ctx context.Context, merchantID, orderNo string) (*PayoutOrder, error)
 	Payouts(ctx context.Context, f PayoutFilter) ([]PayoutOrder, int, error)
+
+	PayoutReader
 }
 
 // Tx is a Reader and writer inside one transaction.
@@ -62,6 +64,8 @@ type Tx interface {
 	// AddEvent appends e to the outbox (assigning Seq, State pending, due at
 	// e.NextAttemptAt or e.CreatedAt).
 	AddEvent(ctx context.Context, e *Event) error
+
+	PayoutWriter
 }
 
 // CollectionFilter selects a merchant's collection orders for the list

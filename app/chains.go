@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/payoutcontract"
 	"github.com/stablecashier/cashier/tron"
 )
@@ -112,3 +114,56 @@ func (f Funds) WalletFunds(ctx context.Context, c cashier.Chain, token, owner, c
 	}
 	return balance, allowance, nil
 }
+
+// Viewer reads one-word view functions of a contract; the evm and tron
+// clients implement it.
+type Viewer interface {
+	ViewUint(ctx context.Context, contract string, data []byte) (*big.Int, error)
+}
+
+// HeadNumber implements orders.Heads.
+func (f Funds) HeadNumber(ctx context.Context, c cashier.Chain) (uint64, error) {
+	cl, err := f.client(c)
+	if err != nil {
+		return 0, err
+	}
+	h, err := cl.Head(ctx)
+	return h.Number, err
+}
+
+// Whitelisted implements orders.Rules from the payout contract's own
+// whitelist switches and list.
+func (f Funds) Whitelisted(ctx context.Context, c cashier.Chain, contract string, mode cashier.PayoutType, recipient string) (bool, error) {
+	cl, err := f.client(c)
+	if err != nil {
+		return false, err
+	}
+	v, ok := cl.(Viewer)
+	if !ok {
+		return true, nil
+	}
+	var data []byte
+	if mode == cashier.PayoutAllowance {
+		data = payoutABI.PackAllowanceWhitelistEnabled()
+	} else {
+		data = payoutABI.PackBalanceWhitelistEnabled()
+	}
+	on, err := v.ViewUint(ctx, contract, data)
+	if err != nil {
+		return false, fmt.Errorf("%s: read whitelist mode of %s: %w", c, contract, err)
+	}
+	if on.Sign() == 0 {
+		return true, nil
+	}
+	r, err := evmBytes(c, recipient)
+	if err != nil {
+		return false, err
+	}
+	listed, err := v.ViewUint(ctx, contract, payoutABI.PackWhitelisted(r))
+	if err != nil {
+		return false, fmt.Errorf("%s: read whitelist of %s: %w", c, contract, err)
+	}
+	return listed.Sign() != 0, nil
+}
+
+var payoutABI = bindings.NewCashierPayout()

@@ -44,6 +44,7 @@ type Config struct {
 	TRONAPI    string
 	TRONAPIKey string
 
+	ServiceKeys           string // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
 	DashboardSecureCookie string
 }
 
@@ -213,6 +214,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
+		f("CASHIER_SERVICE_KEYS", "-", "", str(&c.ServiceKeys)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
 	}
 }

@@ -451,3 +451,9 @@ func tooLarge(err error) bool {
 	}
 	return false
 }
+
+// ViewUint calls a view function of contract returning one uint256 (or a
+// bool) at the latest block.
+func (c *Client) ViewUint(ctx context.Context, contract string, data []byte) (*big.Int, error) {
+	return c.callUint(ctx, contract, data)
+}

@@ -50,6 +50,8 @@ type Config struct {
 	DefaultPageSize int
 	MaxOrderNoLen   int
 	MaxTextLen      int // remark, custNo, redirectUrl
+
+	SettleRetention time.Duration // how long a paid order's settle is kept (see funding.go)
 }
 
 // DefaultConfig are the documented defaults (see decisions.md).
@@ -60,6 +62,7 @@ var DefaultConfig = Config{
 	DefaultPageSize: 20,
 	MaxOrderNoLen:   64,
 	MaxTextLen:      256,
+	SettleRetention: time.Hour,
 }
 
 // Service carries out merchant order operations.

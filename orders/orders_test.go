@@ -79,7 +79,7 @@ type fixture struct {
 	k     *cashier.Contract
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	sealer, err := sqlite.NewAESSealer(make([]byte, 32))

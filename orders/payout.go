@@ -208,6 +208,10 @@ func (s *Service) newPayout(m *cashier.Merchant, k *cashier.Contract, mode cashi
 	if strings.EqualFold(to, k.Address) {
 		return nil, cashier.Errorf(cashier.EInvalidAddress, "recipient is the payout contract itself")
 	}
+	// The contract refuses a transfer back to its source (InvalidRecipient).
+	if mode == cashier.PayoutAllowance && strings.EqualFold(to, from) {
+		return nil, cashier.Errorf(cashier.EInvalidAddress, "recipient is the paying wallet fromAddress itself")
+	}
 	fee := new(big.Int)
 	if token.WithdrawFee != nil {
 		fee.Set(token.WithdrawFee)
@@ -219,177 +223,6 @@ func (s *Service) newPayout(m *cashier.Merchant, k *cashier.Contract, mode cashi
 		Amount: amount, Fee: fee, PayoutType: mode, FromAddress: from, Remark: it.Remark,
 		Status: cashier.PayoutPending, CreatedAt: now, UpdatedAt: now,
 	}, nil
-}
-
-// storePayouts applies the funding rules to orders in sequence, each order
-// seeing the amounts the previous ones locked, and stores the ones that are
-// covered. Chain reads happen before the transaction; the lock sums and the
-// inserts happen inside it, so concurrent requests cannot both spend the
-// same funds. With refuse nil the first uncovered order fails the call;
-// otherwise refuse is told about each order that is not stored.
-func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders []*cashier.PayoutOrder, refuse func(int, error)) error {
-	capacity := map[pool]*big.Int{}
-	for _, o := range orders {
-		if err := s.readPools(ctx, k, o, capacity); err != nil {
-			return err
-		}
-	}
-	return s.Store.Update(ctx, func(tx cashier.Tx) error {
-		locked := map[pool]*big.Int{}
-		for i, o := range orders {
-			need := new(big.Int).Add(o.Amount, o.Fee)
-			var short pool
-			var shortFree *big.Int
-			for _, p := range poolsOf(o) {
-				if locked[p] == nil {
-					l, err := lockedIn(ctx, tx, p)
-					if err != nil {
-						return err
-					}
-					locked[p] = l
-				}
-				free := new(big.Int).Sub(capacity[p], locked[p])
-				if free.Cmp(need) < 0 && (shortFree == nil || free.Cmp(shortFree) < 0) {
-					short, shortFree = p, free
-				}
-			}
-			if shortFree != nil {
-				err := insufficient(o, shortFree, short.short())
-				if refuse == nil {
-					return err
-				}
-				refuse(i, err)
-				continue
-			}
-			if err := tx.CreatePayout(ctx, o); err != nil {
-				if refuse == nil || cashier.ErrorCode(err) != cashier.EDuplicate {
-					return err
-				}
-				refuse(i, err)
-				continue
-			}
-			for _, p := range poolsOf(o) {
-				locked[p].Add(locked[p], need)
-			}
-			if err := s.addPayoutEvent(ctx, tx, o, k, o.CreatedAt); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// pool is one limited source of funds an order draws on. A balance-mode
-// order draws on its contract's token balance. An allowance-mode order
-// draws on two: the allowance its wallet granted this contract, and the
-// wallet's token balance, which every contract the wallet approved (other
-// merchants' included) draws on too.
-type pool struct {
-	kind     poolKind
-	chain    cashier.Chain
-	contract string // contract id (contract and allowance pools)
-	wallet   string // approving wallet (allowance and wallet pools)
-	symbol   string
-}
-
-type poolKind int
-
-const (
-	contractBalance poolKind = iota
-	walletAllowance
-	walletBalance
-)
-
-// short is the error code of a pool that cannot cover an order.
-func (p pool) short() cashier.Code {
-	switch p.kind {
-	case walletAllowance:
-		return cashier.EInsufficientAllow
-	case walletBalance:
-		return cashier.EInsufficientFunds
-	}
-	return cashier.EInsufficientContr
-}
-
-func poolsOf(o *cashier.PayoutOrder) []pool {
-	if o.PayoutType == cashier.PayoutAllowance {
-		return []pool{
-			{kind: walletAllowance, chain: o.Chain, contract: o.ContractID, wallet: o.FromAddress, symbol: o.Symbol},
-			{kind: walletBalance, chain: o.Chain, wallet: o.FromAddress, symbol: o.Symbol},
-		}
-	}
-	return []pool{{kind: contractBalance, chain: o.Chain, contract: o.ContractID, symbol: o.Symbol}}
-}
-
-// draws reports whether a stored order still draws on p.
-func (p pool) draws(o *cashier.PayoutOrder) bool {
-	if o.Symbol != p.symbol || o.Chain != p.chain {
-		return false
-	}
-	switch p.kind {
-	case walletAllowance:
-		return o.PayoutType == cashier.PayoutAllowance && o.ContractID == p.contract && o.FromAddress == p.wallet
-	case walletBalance:
-		return o.PayoutType == cashier.PayoutAllowance && o.FromAddress == p.wallet
-	}
-	return o.PayoutType == cashier.PayoutBalance && o.ContractID == p.contract
-}
-
-// readPools reads from the chain the capacity of every pool o draws on that
-// is not in capacity yet (funding rules 1 and 2: read in real time).
-func (s *Service) readPools(ctx context.Context, k *cashier.Contract, o *cashier.PayoutOrder, capacity map[pool]*big.Int) error {
-	ps := poolsOf(o)
-	if capacity[ps[0]] != nil {
-		return nil
-	}
-	if s.Funds == nil {
-		return cashier.Errorf(cashier.EUnsupported, "payouts are not configured on %s", k.Chain)
-	}
-	token, err := s.Registry.LookupToken(k.Chain, o.Symbol)
-	if err != nil {
-		return err
-	}
-	if o.PayoutType == cashier.PayoutAllowance {
-		bal, allow, err := s.Funds.WalletFunds(ctx, k.Chain, token.ContractAddress, o.FromAddress, k.Address)
-		if err != nil {
-			return err
-		}
-		capacity[ps[0]], capacity[ps[1]] = allow, bal
-		return nil
-	}
-	bal, err := s.Funds.ContractBalance(ctx, k.Chain, token.ContractAddress, k.Address)
-	capacity[ps[0]] = bal
-	return err
-}
-
-// lockedIn sums amount+fee of the PENDING and PROCESSING orders drawing on p.
-func lockedIn(ctx context.Context, r cashier.Reader, p pool) (*big.Int, error) {
-	f := cashier.PayoutFilter{Chain: p.chain, PageSize: 500}
-	if p.kind == walletBalance {
-		f.FromAddress = p.wallet // across contracts and merchants
-	} else {
-		f.ContractID = p.contract
-	}
-	sum := new(big.Int)
-	for _, st := range []cashier.PayoutStatus{cashier.PayoutPending, cashier.PayoutProcessing} {
-		f.Status = st
-		for f.Page = 1; ; f.Page++ {
-			list, total, err := r.Payouts(ctx, f)
-			if err != nil {
-				return nil, err
-			}
-			for i := range list {
-				if p.draws(&list[i]) {
-					sum.Add(sum, list[i].Amount)
-					sum.Add(sum, list[i].Fee)
-				}
-			}
-			if f.Page*f.PageSize >= total {
-				break
-			}
-		}
-	}
-	return sum, nil
 }
 
 func insufficient(o *cashier.PayoutOrder, free *big.Int, code cashier.Code) error {
@@ -428,6 +261,9 @@ func (s *Service) TransitionPayout(ctx context.Context, id string, next cashier.
 		}
 		k, err := tx.Contract(ctx, o.ContractID)
 		if err != nil {
+			return err
+		}
+		if err := s.releaseLocks(ctx, tx, o, k, now); err != nil {
 			return err
 		}
 		out = o

@@ -306,5 +306,5 @@ func provision(ctx context.Context, st cashier.Store, info *Info, webhookURL str
 		info.ContractIDs[string(ch)] = k.ID
 	}
 	info.MerchantID, info.APIKey, info.SecretKey, info.WebhookKey, info.CashierID = m.ID, m.APIKey, m.SecretKey, m.WebhookKey, c.ID
-	return nil
+	return provisionKeys(ctx, st, info)
 }

@@ -65,7 +65,7 @@ func (t *tx) CreateContract(ctx context.Context, c *cashier.Contract) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO contracts (`+contractCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.MerchantID, c.Chain, c.Address, c.WebhookURL, c.Status, millis(c.CreatedAt),
 		c.DepositFactory, c.DepositImplementation)
-	return writeErr(err, "contract", fmt.Sprintf("contract %s exists already", c.ID))
+	return writeErr(err, "contract", fmt.Sprintf("contract %s exists already, or %s is registered on %s already", c.ID, c.Address, c.Chain))
 }
 
 // collectionArgs returns o's columns in collectionCols order.
@@ -144,7 +144,7 @@ func payoutArgs(o *cashier.PayoutOrder) ([]any, error) {
 	}
 	return []any{o.ID, o.MerchantID, o.ContractID, o.BatchID, o.OrderNo, o.Chain, o.Recipient, o.Symbol, o.Decimals,
 		amount, fee, int64(o.PayoutType), o.FromAddress, o.Remark, o.Status, o.TxID, o.GasAmount, o.FailReason,
-		millis(o.CreatedAt), millis(o.UpdatedAt), o.Version}, nil
+		millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, o.NeedsReview, o.ExecID, int64(o.BlockNumber)}, nil
 }
 
 func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
@@ -159,7 +159,7 @@ func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 		return err
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO payout_orders (`+payoutCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	return writeErr(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo))
 }
 
@@ -174,11 +174,12 @@ func (t *tx) UpdatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 		return err
 	}
 	// SET takes every column but id and version; WHERE takes id and version.
-	args = append(args[1:len(args)-1:len(args)-1], o.ID, o.Version)
+	const versionAt = 20 // index of version in payoutCols
+	args = append(append(args[1:versionAt:versionAt], args[versionAt+1:]...), o.ID, o.Version)
 	res, err := t.tx.ExecContext(ctx, `UPDATE payout_orders SET
 		merchant_id = ?, contract_id = ?, batch_id = ?, order_no = ?, chain = ?, recipient = ?, symbol = ?, decimals = ?,
 		amount = ?, fee = ?, payout_type = ?, from_address = ?, remark = ?, status = ?, tx_id = ?, gas_amount = ?, fail_reason = ?,
-		created_at = ?, updated_at = ?, version = version + 1
+		created_at = ?, updated_at = ?, needs_review = ?, exec_id = ?, block_number = ?, version = version + 1
 		WHERE id = ? AND version = ?`, args...)
 	if err != nil {
 		return writeErr(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo))

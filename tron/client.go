@@ -696,3 +696,13 @@ func (c *Client) Receipt(ctx context.Context, txHash string) (*cashier.Receipt, 
 	}
 	return r, nil
 }
+
+// ViewUint calls a view function of contract returning one uint256 (or a
+// bool); the contract itself is the caller, as a view needs one.
+func (c *Client) ViewUint(ctx context.Context, contract string, data []byte) (*big.Int, error) {
+	k, err := ParseAddress(contract)
+	if err != nil {
+		return nil, err
+	}
+	return c.viewUint(ctx, contract, k, data)
+}

@@ -33,6 +33,15 @@ commands:
   merchant create       create a merchant: --data DIR --name NAME
   cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
+  contract update       change a contract's webhook URL: --data DIR --id ID --webhook-url URL
+  contract disable      stop payouts through a contract: --data DIR --id ID (contract enable: resume)
+  payout list           list payouts: --data DIR [--status S] [--merchant ID] [--chain C]
+  payout approve        release payouts held for review: --data DIR --id ORDER_ID [--id ORDER_ID ...]
+  payout refuse         refuse a pending payout: --data DIR --id ORDER_ID --reason TEXT
+  payout policy         set a merchant's review rule: --data DIR --merchant ID --mode default|always|never|above [--above AMOUNT]
+  key generate          create a sealed service key: --data DIR --chain C --role signer|executor|sweeper
+  key import            store a service key: --data DIR --chain C --role R --key-file PATH
+  key list              show the service keys' addresses: --data DIR
   webhook log           show an event's delivery log: --data DIR --event ID
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
@@ -47,7 +56,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("no command")
 	}
 	cmd, rest := args[0], args[1:]
-	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "user") && len(rest) > 0 {
+	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "payout" || cmd == "key" || cmd == "user") && len(rest) > 0 {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
@@ -61,6 +70,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cashierCreate(ctx, rest, getenv, stdout, stderr)
 	case "contract create":
 		return contractCreate(ctx, rest, getenv, stdout, stderr)
+	case "contract update", "contract disable", "contract enable":
+		return contractChange(ctx, cmd, rest, getenv, stdout, stderr)
+	case "payout list", "payout approve", "payout refuse", "payout policy":
+		return payoutCmd(ctx, cmd, rest, getenv, stdout, stderr)
+	case "key generate", "key import", "key list":
+		return keyCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "webhook log", "webhook resend", "webhook test":
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "user create":

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/app"
+)
+
+// keyCmd manages the service's own keys, stored sealed: generate or import
+// one per network and role, or list their addresses (never the keys).
+func keyCmd(ctx context.Context, cmd string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var chainName, role, keyFile string
+	st, _, err := provisionFlags(ctx, cmd, args, getenv, stderr, func(fs *flag.FlagSet) {
+		if cmd == "key list" {
+			return
+		}
+		fs.StringVar(&chainName, "chain", "", "TRON, ETH or ARB (required)")
+		fs.StringVar(&role, "role", "", "signer, executor or sweeper (required)")
+		if cmd == "key import" {
+			fs.StringVar(&keyFile, "key-file", "", "file holding the private key as 64 hex digits (required)")
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if cmd == "key list" {
+		out := []map[string]string{}
+		for _, c := range cashier.Chains {
+			for _, r := range cashier.KeyRoles {
+				k, err := st.ServiceKey(ctx, c, r)
+				if cashier.ErrorCode(err) == cashier.ENotFound {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				out = append(out, map[string]string{"chainId": string(c), "role": string(r), "address": k.Address})
+			}
+		}
+		return printJSON(stdout, map[string]any{"keys": out})
+	}
+	c, err := cashier.ParseChain(chainName)
+	if err != nil {
+		return err
+	}
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		return err
+	}
+	if cmd == "key import" {
+		if keyFile == "" {
+			return fmt.Errorf("%s: --key-file is required", cmd)
+		}
+		b, err := os.ReadFile(keyFile)
+		if err != nil {
+			return err
+		}
+		if key, err = app.ParseKeyHex(string(b)); err != nil {
+			return err
+		}
+	}
+	k, err := app.NewServiceKey(c, cashier.KeyRole(role), key, cashier.SystemClock{})
+	if err != nil {
+		return err
+	}
+	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.PutServiceKey(ctx, k) }); err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]string{"chainId": string(c), "role": role, "address": k.Address})
+}

@@ -1,0 +1,35 @@
+package sandbox
+
+import (
+	"context"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/app"
+)
+
+// provisionKeys stores the sandbox's signer, executor and sweeper roles as
+// the service's keys on every network, sealed like any operator's keys.
+func provisionKeys(ctx context.Context, st cashier.Store, info *Info) error {
+	return st.Update(ctx, func(tx cashier.Tx) error {
+		for _, c := range cashier.Chains {
+			for _, r := range cashier.KeyRoles {
+				w := info.Roles[string(r)]
+				if w == nil {
+					continue
+				}
+				key, err := w.Key()
+				if err != nil {
+					return err
+				}
+				k, err := app.NewServiceKey(c, r, key, cashier.SystemClock{})
+				if err != nil {
+					return err
+				}
+				if err := tx.PutServiceKey(ctx, k); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
