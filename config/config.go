@@ -44,7 +44,8 @@ type Config struct {
 	TRONAPI    string
 	TRONAPIKey string
 
-	ServiceKeys           string // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
+	ServiceKeys string // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
+
 	DashboardSecureCookie string
 }
 

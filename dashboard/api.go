@@ -523,7 +523,7 @@ func payoutJSON(p *cashier.PayoutOrder) map[string]any {
 	return map[string]any{"orderId": p.ID, "merchantId": p.MerchantID, "contractId": p.ContractID, "orderNo": p.OrderNo,
 		"chainId": p.Chain, "recipient": p.Recipient, "symbol": p.Symbol, "amount": amountText(p.Amount, p.Decimals),
 		"fee": amountText(p.Fee, p.Decimals), "payoutType": p.PayoutType, "fromAddress": p.FromAddress, "remark": p.Remark,
-		"status": p.Status, "txId": p.TxID, "gasAmount": p.GasAmount, "failReason": p.FailReason,
+		"status": p.Status, "needsReview": p.NeedsReview, "txId": p.TxID, "gasAmount": p.GasAmount, "failReason": p.FailReason,
 		"createTime": ms(p.CreatedAt), "updateTime": ms(p.UpdatedAt)}
 }
 

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/stablecashier/cashier"
@@ -13,13 +14,13 @@ import (
 // checks the role table and the merchant scope, validates fully, and makes
 // its change and audit entry in one transaction.
 
-// Reviewer is the payout review queue of the payout service.
+// Reviewer is the payout review of the payout service.
 type Reviewer interface {
-	// Pending lists the merchant's payouts awaiting review ("" : all).
+	// Pending lists the payouts awaiting review of a merchant ("": all).
 	Pending(ctx context.Context, merchantID string) ([]cashier.PayoutOrder, error)
-	// Approve and Refuse act on the merchant's payouts by id, all or none.
-	Approve(ctx context.Context, merchantID string, ids []string) error
-	Refuse(ctx context.Context, merchantID string, ids []string, reason string) error
+	// Approve releases one payout to execution; Refuse refuses it.
+	Approve(ctx context.Context, id string) error
+	Refuse(ctx context.Context, id, reason string) error
 }
 
 // Provisioner creates credentials and contract records by the same rules
@@ -248,8 +249,11 @@ func (s *Server) SetNetworkStatus(ctx context.Context, a *actor, chainID, status
 	})
 }
 
-// Review approves or refuses payouts awaiting review. A refusal needs a
-// reason.
+// Review approves or refuses payouts awaiting review. The whole selection
+// is checked first (the user's merchant, each order waiting for review,
+// and for approval that every pool covers what is approved), then each
+// order goes through the payout service's own operation, as the CLI's
+// does. A refusal needs a reason.
 func (s *Server) Review(ctx context.Context, a *actor, merchantID string, ids []string, approve bool, reason string) error {
 	if !a.can(OpReview) {
 		return errForbidden
@@ -257,32 +261,94 @@ func (s *Server) Review(ctx context.Context, a *actor, merchantID string, ids []
 	if s.Reviewer == nil {
 		return cashier.Errorf(cashier.EInternal, "payout review is not available")
 	}
-	mid, err := s.merchantOf(ctx, a, merchantID)
-	if err != nil {
-		return err
-	}
 	if len(ids) == 0 || len(ids) > 500 {
 		return cashier.Errorf(cashier.EInvalid, "choose 1 to 500 payouts")
 	}
 	reason = strings.TrimSpace(reason)
-	if !approve && (reason == "" || len(reason) > 500) {
-		return cashier.Errorf(cashier.EMissing, "a refusal needs a reason (at most 500 characters)")
+	if !approve && (reason == "" || len([]rune(reason)) > 256) {
+		return cashier.Errorf(cashier.EMissing, "a refusal needs a reason (at most 256 characters)")
+	}
+	var orders []*cashier.PayoutOrder
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		o, err := s.Store.Payout(ctx, id)
+		if err != nil || !a.mayReadMerchant(o.MerchantID) || (merchantID != "" && o.MerchantID != merchantID) {
+			return cashier.Errorf(cashier.ENotFound, "payout %s not found", id)
+		}
+		if o.Status != cashier.PayoutPending || !o.NeedsReview {
+			return cashier.Errorf(cashier.EInvalidStatus, "payout %s is %s and not waiting for review", o.OrderNo, o.Status)
+		}
+		orders = append(orders, o)
+	}
+	if approve {
+		if err := s.checkPools(ctx, orders); err != nil {
+			return err
+		}
 	}
 	verb := "approve"
 	if !approve {
 		verb = "refuse: " + reason
 	}
-	// The review service makes its own transaction with the payouts' state
-	// changes and events; the audit entry follows it.
-	if approve {
-		err = s.Reviewer.Approve(ctx, mid, ids)
-	} else {
-		err = s.Reviewer.Refuse(ctx, mid, ids, reason)
+	byMerchant := map[string][]string{}
+	for _, o := range orders {
+		var err error
+		if approve {
+			err = s.Reviewer.Approve(ctx, o.ID)
+		} else {
+			err = s.Reviewer.Refuse(ctx, o.ID, reason)
+		}
+		if err != nil {
+			return fmt.Errorf("payout %s: %w", o.OrderNo, err)
+		}
+		byMerchant[o.MerchantID] = append(byMerchant[o.MerchantID], o.OrderNo)
 	}
-	if err != nil {
-		return err
+	for mid, nos := range byMerchant {
+		if err := s.change(ctx, a, OpReview, mid, strings.Join(nos, ","), verb, nil); err != nil {
+			return err
+		}
 	}
-	return s.change(ctx, a, OpReview, mid, strings.Join(ids, ","), verb, nil)
+	return nil
+}
+
+// checkPools refuses an approval that would commit more than a pool
+// holds: per pool, what is approved already (approved and not yet paid,
+// or being paid) plus this selection must fit in the on-chain funds.
+func (s *Server) checkPools(ctx context.Context, orders []*cashier.PayoutOrder) error {
+	want := map[string]*big.Int{}
+	first := map[string]*cashier.PayoutOrder{}
+	for _, o := range orders {
+		k := poolKey(o)
+		if want[k] == nil {
+			want[k], first[k] = new(big.Int), o
+		}
+		want[k].Add(want[k], o.Amount)
+		if o.Fee != nil {
+			want[k].Add(want[k], o.Fee)
+		}
+	}
+	for k, need := range want {
+		f, err := s.pool(ctx, first[k])
+		if err != nil {
+			return cashier.Errorf(cashier.EInsufficientContr, "the funds of %s cannot be read, so nothing is approved: %v", first[k].ContractID, err)
+		}
+		if need.Cmp(f.free) > 0 {
+			o := first[k]
+			return cashier.Errorf(cashier.EInsufficientContr, "the pool holds %s %s free; the selection needs %s",
+				cashier.FormatAmount(maxZero(f.free), o.Decimals), o.Symbol, cashier.FormatAmount(need, o.Decimals))
+		}
+	}
+	return nil
+}
+
+func maxZero(v *big.Int) *big.Int {
+	if v.Sign() < 0 {
+		return new(big.Int)
+	}
+	return v
 }
 
 // SetTOTP turns the user's own second factor on (secret and a code from

@@ -161,9 +161,16 @@ func (s *Server) reviewQueue(r *http.Request, a *actor) (map[string]any, error) 
 			continue
 		}
 		row := payoutJSON(&p)
-		key := p.ContractID + "/" + p.Symbol
+		key := poolKey(&p)
 		if _, ok := pools[key]; !ok {
-			pools[key] = s.poolFunds(r.Context(), &p)
+			out := map[string]any{"contractId": p.ContractID, "symbol": p.Symbol}
+			if f, err := s.pool(r.Context(), &p); err != nil {
+				out["error"] = "unavailable"
+			} else {
+				out["balance"], out["committed"], out["free"] = cashier.FormatAmount(f.funds, p.Decimals),
+					cashier.FormatAmount(f.committed, p.Decimals), cashier.FormatAmount(f.free, p.Decimals)
+			}
+			pools[key] = out
 		}
 		row["pool"] = pools[key]
 		list = append(list, row)
@@ -171,63 +178,76 @@ func (s *Server) reviewQueue(r *http.Request, a *actor) (map[string]any, error) 
 	return map[string]any{"available": true, "list": list}, nil
 }
 
-// poolFunds is the balance of the contract p draws on and what is
-// reserved from it by payouts on their way (approved, being sent).
-func (s *Server) poolFunds(ctx context.Context, p *cashier.PayoutOrder) map[string]any {
-	out := map[string]any{"contractId": p.ContractID, "symbol": p.Symbol}
-	k, err := s.Store.Contract(ctx, p.ContractID)
-	if err != nil {
-		return out
+// poolKey names the funds a payout draws on: its contract's balance of the
+// token, or in allowance mode the approving wallet's funds for it.
+func poolKey(o *cashier.PayoutOrder) string {
+	if o.PayoutType == cashier.PayoutAllowance {
+		return "w/" + o.ContractID + "/" + o.FromAddress + "/" + o.Symbol
 	}
-	out["address"] = k.Address
-	bal, err := s.poolBalance(ctx, k, p.Symbol)
-	if err != nil {
-		out["error"] = "unavailable"
-		return out
-	}
-	reserved, err := s.reserved(ctx, k.ID, p.Symbol)
-	if err != nil {
-		out["error"] = "unavailable"
-		return out
-	}
-	free := new(big.Int).Sub(bal, reserved)
-	out["balance"], out["reserved"], out["free"] = cashier.FormatAmount(bal, p.Decimals),
-		cashier.FormatAmount(reserved, p.Decimals), cashier.FormatAmount(free, p.Decimals)
-	return out
+	return "c/" + o.ContractID + "/" + o.Symbol
 }
 
-func (s *Server) poolBalance(ctx context.Context, k *cashier.Contract, symbol string) (*big.Int, error) {
+type poolState struct {
+	funds     *big.Int // on chain: contract balance, or min(wallet balance, allowance)
+	committed *big.Int // approved and not yet paid, or being paid
+	free      *big.Int // funds − committed (may be negative)
+}
+
+// pool reads the funds of the pool o draws on and what approved payouts
+// have committed of them.
+func (s *Server) pool(ctx context.Context, o *cashier.PayoutOrder) (*poolState, error) {
+	k, err := s.Store.Contract(ctx, o.ContractID)
+	if err != nil {
+		return nil, err
+	}
 	cl, ok := s.Chains[k.Chain]
 	if !ok {
-		return nil, cashier.Errorf(cashier.EUnsupported, "%s has no chain client", k.Chain)
+		return nil, cashier.Errorf(cashier.EUnsupported, "%s has no node configured", k.Chain)
 	}
-	t, ok := s.Registry.Token(k.Chain, symbol)
+	t, ok := s.Registry.Token(k.Chain, o.Symbol)
 	if !ok {
-		return nil, cashier.Errorf(cashier.EUnsupported, "%s is not a token of %s", symbol, k.Chain)
+		return nil, cashier.Errorf(cashier.EUnsupported, "%s is not a token of %s", o.Symbol, k.Chain)
 	}
-	ctx, cancel := context.WithTimeout(ctx, chainTimeout)
+	cctx, cancel := context.WithTimeout(ctx, chainTimeout)
 	defer cancel()
-	return cl.TokenBalance(ctx, t.ContractAddress, k.Address)
-}
-
-// reserved sums amount+fee of the contract's balance-mode payouts of
-// symbol that are approved and on their way (PROCESSING).
-func (s *Server) reserved(ctx context.Context, contractID, symbol string) (*big.Int, error) {
-	sum := new(big.Int)
-	f := cashier.OrderSearch{Status: string(cashier.PayoutProcessing), Symbol: symbol, PageSize: 200}
-	for f.Page = 1; ; f.Page++ {
-		ps, total, err := s.Store.SearchPayouts(ctx, f)
+	var funds *big.Int
+	if o.PayoutType == cashier.PayoutAllowance {
+		bal, err := cl.TokenBalance(cctx, t.ContractAddress, o.FromAddress)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range ps {
-			if p.ContractID == contractID && p.PayoutType == cashier.PayoutBalance {
-				sum.Add(sum, p.Amount)
-				sum.Add(sum, p.Fee)
+		allow, err := cl.Allowance(cctx, t.ContractAddress, o.FromAddress, k.Address)
+		if err != nil {
+			return nil, err
+		}
+		funds = bal
+		if allow.Cmp(bal) < 0 {
+			funds = allow
+		}
+	} else if funds, err = cl.TokenBalance(cctx, t.ContractAddress, k.Address); err != nil {
+		return nil, err
+	}
+	committed := new(big.Int)
+	key := poolKey(o)
+	for _, st := range []cashier.PayoutStatus{cashier.PayoutPending, cashier.PayoutProcessing} {
+		f := cashier.OrderSearch{Status: string(st), Chain: k.Chain, Symbol: o.Symbol, PageSize: 200}
+		for f.Page = 1; ; f.Page++ {
+			ps, total, err := s.Store.SearchPayouts(ctx, f)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range ps {
+				if poolKey(&p) == key && (p.Status == cashier.PayoutProcessing || !p.NeedsReview) {
+					committed.Add(committed, p.Amount)
+					if p.Fee != nil {
+						committed.Add(committed, p.Fee)
+					}
+				}
+			}
+			if f.Page*f.PageSize >= total {
+				break
 			}
 		}
-		if f.Page*f.PageSize >= total {
-			return sum, nil
-		}
 	}
+	return &poolState{funds: funds, committed: committed, free: new(big.Int).Sub(funds, committed)}, nil
 }

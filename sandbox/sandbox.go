@@ -173,6 +173,9 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 			return nil, err
 		}
 	}
+	if err := provisionDashboard(ctx, sb.Service.Store, info); err != nil {
+		return nil, err
+	}
 	if err := info.write(infoPath); err != nil {
 		return nil, err
 	}

@@ -46,5 +46,8 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	abs, _ := filepath.Abs(filepath.Join(cfg.Data, sandbox.InfoFile))
 	fmt.Fprintf(stderr, "sandbox ready at %s (written to %s); Ctrl-C stops it\n", sb.Info.BaseURL, abs)
+	if d := sb.Info.Dashboard; d != nil {
+		fmt.Fprintf(stderr, "dashboard: %s — sign in as %s with password %s\n", d.URL, d.Email, d.Password)
+	}
 	return sb.Serve(ctx)
 }
