@@ -72,6 +72,7 @@ type PayoutReader interface {
 	ServiceKey(ctx context.Context, c Chain, role KeyRole) (*ServiceKey, error)
 	// ContractByAddress returns the registration of an on-chain contract.
 	ContractByAddress(ctx context.Context, c Chain, address string) (*Contract, error)
+	ExecReader
 }
 
 // PayoutWriter holds the writes of the payout lifecycle.
@@ -87,4 +88,80 @@ type PayoutWriter interface {
 	PutServiceKey(ctx context.Context, k *ServiceKey) error
 	// UpdateContract writes the webhook URL and status of a registration.
 	UpdateContract(ctx context.Context, c *Contract) error
+	ExecWriter
+}
+
+// ExecState is where a payout batch execution stands.
+type ExecState string
+
+const (
+	// ExecCreated: stored with its contract nonce; nothing was sent for it,
+	// so its orders may still change (a refused order is taken out).
+	ExecCreated ExecState = "created"
+	// ExecSending: a send is under way or its outcome is unknown (a crash,
+	// a transport error). Its orders never change again; it is resolved by
+	// the chain: the contract nonce used, or the signature expired unused.
+	ExecSending ExecState = "sending"
+	ExecSent    ExecState = "sent"   // a transaction is known (TxHashes)
+	ExecDone    ExecState = "done"   // confirmed paid; its orders SUCCESS
+	ExecFailed  ExecState = "failed" // given up unpaid; its orders REFUSE
+)
+
+var execTransitions = map[ExecState][]ExecState{
+	ExecCreated: {ExecSending, ExecFailed},
+	ExecSending: {ExecSent, ExecCreated, ExecFailed}, // failed: refused in pre-flight
+	ExecSent:    {ExecDone, ExecCreated, ExecSending, ExecSent},
+}
+
+// CanTransition reports whether an execution may go from s to next.
+func (s ExecState) CanTransition(next ExecState) bool {
+	for _, n := range execTransitions[s] {
+		if n == next {
+			return true
+		}
+	}
+	return false
+}
+
+// PayoutExec is one payout contract call carrying a batch of orders of one
+// (contract, token, mode, from). Its Nonce is the contract nonce, stored
+// before anything is sent and never changed: the contract accepts a nonce
+// once, so however often the batch is sent it pays at most once.
+type PayoutExec struct {
+	ID         string
+	Chain      Chain
+	ContractID string
+	Contract   string // contract address
+	Symbol     string
+	Mode       PayoutType
+	From       string // allowance mode
+	Nonce      *big.Int
+	Timestamp  int64 // signed timestamp, Unix seconds; 0 until first signed
+	State      ExecState
+	TxHashes   []string // every transaction sent for it, oldest first
+	Ambiguous  bool     // a send may exist that TxHashes does not name
+	StartBlock uint64   // head when created: its transaction is at or above
+	Attempts   int
+	LastError  string
+	TxID       string // the paying transaction
+	Block      uint64
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// ExecReader and ExecWriter store payout executions.
+type ExecReader interface {
+	Exec(ctx context.Context, id string) (*PayoutExec, error)
+	// OpenExecs lists executions not done or failed, oldest first.
+	OpenExecs(ctx context.Context) ([]PayoutExec, error)
+	// ExecOrders lists the orders an execution carries, in batch order.
+	ExecOrders(ctx context.Context, execID string) ([]PayoutOrder, error)
+	// ExecutablePayouts lists up to n orders ready for a batch: PENDING and
+	// not held for review, or PROCESSING without an execution; oldest first.
+	ExecutablePayouts(ctx context.Context, n int) ([]PayoutOrder, error)
+}
+
+type ExecWriter interface {
+	CreateExec(ctx context.Context, e *PayoutExec) error
+	UpdateExec(ctx context.Context, e *PayoutExec) error
 }

@@ -170,6 +170,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
+	payoutsDone := s.runPayouts(dctx)
 
 	serveDone := make(chan error, 1)
 	go func() { serveDone <- srv.Serve(ln) }()
@@ -186,6 +187,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 		err = serr
 	}
 	stopDispatch()
+	<-payoutsDone
 	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
 		err = derr
 	}

@@ -46,6 +46,10 @@ type Config struct {
 
 	ServiceKeys string // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
 
+	PayoutBatchSize int           // most orders per payout contract call
+	PayoutWindow    time.Duration // how long a partial payout batch waits for more orders
+	PayoutMinGas    string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
+
 	DashboardSecureCookie string
 }
 
@@ -73,6 +77,10 @@ func Default() Config {
 		WebhookSchedule: "1m,5m,30m,2h,24h",
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
+
+		PayoutBatchSize: 100,
+		PayoutWindow:    2 * time.Second,
+		PayoutMinGas:    "ETH=0.005,ARB=0.0005,TRON=100",
 
 		DashboardSecureCookie: "auto",
 	}
@@ -131,6 +139,9 @@ func (c *Config) Validate() error {
 	}
 	if c.WebhookLease < 2*c.WebhookTimeout {
 		return fmt.Errorf("webhook lease must be at least twice the webhook timeout, or a slow delivery could be sent twice")
+	}
+	if c.PayoutBatchSize < 1 || c.PayoutBatchSize > 200 || c.PayoutWindow < 0 {
+		return fmt.Errorf("payout-batch-size must be 1..200 (the contract's maximum) and payout-window not negative")
 	}
 	if c.RateKey < 1 || c.RateIP < 1 || c.RateEndpoint < 1 {
 		return fmt.Errorf("rate limits must be positive")
@@ -216,6 +227,9 @@ func (c *Config) fields() []field {
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
 		f("CASHIER_SERVICE_KEYS", "-", "", str(&c.ServiceKeys)),
+		f("CASHIER_PAYOUT_BATCH_SIZE", "payout-batch-size", "most payout orders per contract call (1-200)", num(&c.PayoutBatchSize)),
+		f("CASHIER_PAYOUT_WINDOW", "payout-window", "how long a partial payout batch waits for more orders", dur(&c.PayoutWindow)),
+		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
@@ -199,4 +200,121 @@ func (t *tx) UpdateContract(ctx context.Context, c *cashier.Contract) error {
 		return cashier.Errorf(cashier.EContractNotFound, "contract %s not found", c.ID)
 	}
 	return nil
+}
+
+const execCols = `id, chain, contract_id, contract, symbol, mode, from_address, nonce, timestamp, state, tx_hashes,
+	ambiguous, start_block, attempts, last_error, tx_id, block, created_at, updated_at`
+
+func scanExec(s scanner) (*cashier.PayoutExec, error) {
+	var (
+		e                cashier.PayoutExec
+		nonce, hashes    string
+		created, updated sql.NullInt64
+	)
+	err := s.Scan(&e.ID, &e.Chain, &e.ContractID, &e.Contract, &e.Symbol, &e.Mode, &e.From, &nonce, &e.Timestamp, &e.State, &hashes,
+		&e.Ambiguous, &e.StartBlock, &e.Attempts, &e.LastError, &e.TxID, &e.Block, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	var ok bool
+	if e.Nonce, ok = new(big.Int).SetString(nonce, 10); !ok {
+		return nil, fmt.Errorf("sqlite: execution %s has nonce %q", e.ID, nonce)
+	}
+	if hashes != "" {
+		e.TxHashes = strings.Split(hashes, ",")
+	}
+	e.CreatedAt, e.UpdatedAt = fromMillis(created), fromMillis(updated)
+	return &e, nil
+}
+
+func execArgs(e *cashier.PayoutExec) []any {
+	return []any{e.ID, e.Chain, e.ContractID, e.Contract, e.Symbol, int64(e.Mode), e.From, e.Nonce.String(), e.Timestamp, e.State,
+		strings.Join(e.TxHashes, ","), e.Ambiguous, int64(e.StartBlock), e.Attempts, e.LastError, e.TxID, int64(e.Block),
+		e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli()}
+}
+
+// Exec implements cashier.ExecReader.
+func (r reader) Exec(ctx context.Context, id string) (*cashier.PayoutExec, error) {
+	e, err := scanExec(r.q.QueryRowContext(ctx, `SELECT `+execCols+` FROM payout_execs WHERE id = ?`, id))
+	if err != nil {
+		return nil, readErr(err, "execution", cashier.Errorf(cashier.ENotFound, "execution %s not found", id))
+	}
+	return e, nil
+}
+
+// OpenExecs implements cashier.ExecReader.
+func (r reader) OpenExecs(ctx context.Context) ([]cashier.PayoutExec, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+execCols+` FROM payout_execs WHERE state NOT IN ('done', 'failed') ORDER BY created_at, rowid`)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list executions: %w", err)
+	}
+	defer rows.Close()
+	var out []cashier.PayoutExec
+	for rows.Next() {
+		e, err := scanExec(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: list executions: %w", err)
+		}
+		out = append(out, *e)
+	}
+	return out, rows.Err()
+}
+
+func (r reader) payoutRows(ctx context.Context, query string, args ...any) ([]cashier.PayoutOrder, error) {
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list payout orders: %w", err)
+	}
+	defer rows.Close()
+	var out []cashier.PayoutOrder
+	for rows.Next() {
+		o, err := scanPayout(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: list payout orders: %w", err)
+		}
+		out = append(out, *o)
+	}
+	return out, rows.Err()
+}
+
+// ExecOrders implements cashier.ExecReader.
+func (r reader) ExecOrders(ctx context.Context, execID string) ([]cashier.PayoutOrder, error) {
+	return r.payoutRows(ctx, `SELECT `+payoutCols+` FROM payout_orders WHERE exec_id = ? ORDER BY created_at, rowid`, execID)
+}
+
+// ExecutablePayouts implements cashier.ExecReader.
+func (r reader) ExecutablePayouts(ctx context.Context, n int) ([]cashier.PayoutOrder, error) {
+	return r.payoutRows(ctx, `SELECT `+payoutCols+` FROM payout_orders
+		WHERE (status = 'PENDING' AND needs_review = 0 OR status = 'PROCESSING') AND exec_id = ''
+		ORDER BY created_at, rowid LIMIT ?`, n)
+}
+
+// CreateExec implements cashier.ExecWriter.
+func (t *tx) CreateExec(ctx context.Context, e *cashier.PayoutExec) error {
+	if err := needID("execution", e.ID); err != nil {
+		return err
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO payout_execs (`+execCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, execArgs(e)...)
+	return writeErr(err, "execution", fmt.Sprintf("execution %s or nonce %s on %s exists already", e.ID, e.Nonce, e.Contract))
+}
+
+// UpdateExec implements cashier.ExecWriter; the state must follow the
+// execution state table.
+func (t *tx) UpdateExec(ctx context.Context, e *cashier.PayoutExec) error {
+	var cur cashier.ExecState
+	var nonce string
+	if err := t.tx.QueryRowContext(ctx, `SELECT state, nonce FROM payout_execs WHERE id = ?`, e.ID).Scan(&cur, &nonce); err != nil {
+		return readErr(err, "execution", cashier.Errorf(cashier.ENotFound, "execution %s not found", e.ID))
+	}
+	if cur != e.State && !cur.CanTransition(e.State) {
+		return cashier.Errorf(cashier.EInvalidStatus, "execution %s cannot go from %s to %s", e.ID, cur, e.State)
+	}
+	if nonce != e.Nonce.String() {
+		return cashier.Errorf(cashier.EInternal, "execution %s: the contract nonce never changes", e.ID)
+	}
+	args := execArgs(e)
+	_, err := t.tx.ExecContext(ctx, `UPDATE payout_execs SET timestamp = ?, state = ?, tx_hashes = ?, ambiguous = ?, start_block = ?,
+		attempts = ?, last_error = ?, tx_id = ?, block = ?, updated_at = ? WHERE id = ?`,
+		args[8], args[9], args[10], args[11], args[12], args[13], args[14], args[15], args[16], args[18], e.ID)
+	return writeErr(err, "execution", "execution exists")
 }

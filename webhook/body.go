@@ -111,6 +111,7 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	b.add("createTime", ms(o.CreatedAt))
 	b.add("updateTime", ms(o.UpdatedAt))
 	b.add("blockTime", blockTime(o.TxID, o.UpdatedAt))
+	b.add("failReason", o.FailReason) // why a REFUSE was refused (review or chain); empty otherwise
 	return &cashier.Event{
 		ID:         id,
 		MerchantID: o.MerchantID,

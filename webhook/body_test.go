@@ -86,7 +86,7 @@ func TestPayoutEventBody(t *testing.T) {
 		`"orderId":"po_77","contractId":"k_1","amount":"25.00","fee":"1.00","gasAmount":"51234",` +
 		`"toAddress":"0x00000000000000000000000000000000000000a1","fromAddress":"0x00000000000000000000000000000000000000c0",` +
 		`"network":"Arbitrum One","chainId":"42161","symbol":"USDC","txId":"0xfeed","type":"1","status":"SUCCESS",` +
-		`"createTime":"1772366400000","updateTime":"1772370000000","blockTime":"1772370000000"}`
+		`"createTime":"1772366400000","updateTime":"1772370000000","blockTime":"1772370000000","failReason":""}`
 	if string(ev.Body) != want {
 		t.Errorf("body\n%s\nwant\n%s", ev.Body, want)
 	}

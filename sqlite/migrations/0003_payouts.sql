@@ -53,3 +53,30 @@ CREATE TABLE service_keys (
     created_at INTEGER NOT NULL,
     PRIMARY KEY (chain, role)
 ) STRICT;
+
+-- Payout batch executions. nonce is the contract nonce (decimal), stored
+-- before anything is sent; tx_hashes every transaction sent for it.
+CREATE TABLE payout_execs (
+    id          TEXT    PRIMARY KEY,
+    chain       TEXT    NOT NULL,
+    contract_id TEXT    NOT NULL REFERENCES contracts (id),
+    contract    TEXT    NOT NULL,
+    symbol      TEXT    NOT NULL,
+    mode        INTEGER NOT NULL,
+    from_address TEXT   NOT NULL,
+    nonce       TEXT    NOT NULL CHECK (nonce <> '' AND nonce NOT GLOB '*[^0-9]*'),
+    timestamp   INTEGER NOT NULL,
+    state       TEXT    NOT NULL CHECK (state IN ('created', 'sending', 'sent', 'done', 'failed')),
+    tx_hashes   TEXT    NOT NULL,
+    ambiguous   INTEGER NOT NULL,
+    start_block INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    last_error  TEXT    NOT NULL,
+    tx_id       TEXT    NOT NULL,
+    block       INTEGER NOT NULL,
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    UNIQUE (contract, nonce)
+) STRICT;
+CREATE INDEX payout_execs_open ON payout_execs (state, created_at) WHERE state NOT IN ('done', 'failed');
+CREATE INDEX payout_orders_executable ON payout_orders (status, needs_review, exec_id, created_at);

@@ -1,0 +1,150 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"path/filepath"
+	"strings"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/evm"
+	"github.com/stablecashier/cashier/payoutexec"
+	"github.com/stablecashier/cashier/tron"
+)
+
+// tronDomainChainID is what CHAINID returns on TRON mainnet (and in the
+// sandbox's stand-in); a registry evmChainId for TRON overrides it (Nile).
+const tronDomainChainID = 0x2b6653dc
+
+// TRON energy of a payout call: a token transfer to a new holder costs
+// some 30,000 energy; the limit leaves room for token contracts that cost
+// more.
+const (
+	tronEnergyPerRecipient = 60_000
+	tronEnergyBase         = 200_000
+)
+
+// PayoutExecutor assembles the executor for every network that has node
+// URLs and both a signer and an executor key; the others are logged and
+// their payouts wait. The returned close releases the senders' journals.
+func (s *Service) PayoutExecutor(ctx context.Context) (*payoutexec.Executor, func(), error) {
+	keys := ServiceKeys{Store: s.Store}
+	var err error
+	if keys.Setting, err = ParseServiceKeys(s.Config.ServiceKeys); err != nil {
+		return nil, nil, err
+	}
+	minGas, err := parseMinGas(s.Config.PayoutMinGas, s.Registry)
+	if err != nil {
+		return nil, nil, err
+	}
+	x := &payoutexec.Executor{
+		Orders: s.Orders, Store: s.Store, Registry: s.Registry, Networks: map[cashier.Chain]*payoutexec.Network{},
+		Clock: s.Clock, Logger: s.Logger.With("component", "payouts"), Config: payoutexec.DefaultConfig,
+	}
+	x.Config.BatchSize, x.Config.Window = s.Config.PayoutBatchSize, s.Config.PayoutWindow
+	var closers []func() error
+	closeAll := func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+	urls := map[cashier.Chain]string{cashier.ChainETH: s.Config.ETHRPC, cashier.ChainARB: s.Config.ARBRPC, cashier.ChainTRON: s.Config.TRONAPI}
+	for _, c := range cashier.Chains {
+		if len(splitList(urls[c])) == 0 {
+			continue
+		}
+		signer, err1 := keys.Key(ctx, c, cashier.KeySigner)
+		exec, err2 := keys.Key(ctx, c, cashier.KeyExecutor)
+		if err := errors.Join(err1, err2); err != nil {
+			if cashier.ErrorCode(err1) == cashier.ENotFound || cashier.ErrorCode(err2) == cashier.ENotFound {
+				x.Logger.Warn("no signer or executor key: payouts on this network wait", "chain", c)
+				continue
+			}
+			closeAll()
+			return nil, nil, err
+		}
+		n, _ := s.Registry.Network(c)
+		net := &payoutexec.Network{Signer: signer, Executor: KeyAddress(c, exec), Confirmations: uint64(max(1, n.Confirmations)),
+			CoinDecimals: n.Decimals, MinGas: minGas[c]}
+		if c == cashier.ChainTRON {
+			net.DomainChainID = big.NewInt(tronDomainChainID)
+			if n.EVMChainID > 0 {
+				net.DomainChainID = big.NewInt(n.EVMChainID)
+			}
+			net.EnergyPerRecipient, net.EnergyBase = tronEnergyPerRecipient, tronEnergyBase
+			cl, err := tron.New(tron.Config{URLs: splitList(urls[c]), APIKey: s.Config.TRONAPIKey, Key: exec, Clock: s.Clock})
+			if err != nil {
+				closeAll()
+				return nil, nil, fmt.Errorf("TRON: %w", err)
+			}
+			net.Client = cl
+		} else {
+			net.DomainChainID = big.NewInt(n.EVMChainID)
+			j, err := evm.OpenFileJournal(filepath.Join(s.Config.Data, "journal", strings.ToLower(string(c))), uint64(n.EVMChainID), net.Executor)
+			if err != nil {
+				closeAll()
+				return nil, nil, err
+			}
+			closers = append(closers, j.Close)
+			cl, err := evm.New(evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: splitList(urls[c]), Key: exec, Journal: j,
+				Clock: s.Clock, Confirmations: net.Confirmations})
+			if err != nil {
+				closeAll()
+				return nil, nil, fmt.Errorf("%s: %w", c, err)
+			}
+			closers = append(closers, func() error { cl.Close(); return nil })
+			net.Client = cl
+		}
+		x.Networks[c] = net
+		x.Logger.Info("payouts enabled", "chain", c, "executor", net.Executor, "signer", KeyAddress(c, signer))
+	}
+	return x, closeAll, nil
+}
+
+// parseMinGas reads "CHAIN=AMOUNT,…" in the networks' coin units.
+func parseMinGas(s string, reg *cashier.Registry) (map[cashier.Chain]*big.Int, error) {
+	out := map[cashier.Chain]*big.Int{}
+	for _, e := range splitList(s) {
+		name, amount, ok := strings.Cut(e, "=")
+		if !ok {
+			return nil, fmt.Errorf("payout min gas: %q is not CHAIN=AMOUNT", e)
+		}
+		c, err := cashier.ParseChain(name)
+		if err != nil {
+			return nil, fmt.Errorf("payout min gas: %w", err)
+		}
+		n, _ := reg.Network(c)
+		v, err := cashier.ParseAmount(amount, n.Decimals)
+		if err != nil {
+			return nil, fmt.Errorf("payout min gas of %s: %w", c, err)
+		}
+		out[c] = v
+	}
+	return out, nil
+}
+
+// runPayouts starts the payout executor in the background until ctx ends;
+// the returned channel closes when it has stopped. A configuration error
+// is logged and payouts wait (orders stay PENDING/PROCESSING), the rest of
+// the service runs on.
+func (s *Service) runPayouts(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		x, closeAll, err := s.PayoutExecutor(ctx)
+		if err != nil {
+			s.Logger.Error("payout executor not started: payouts wait", "err", err)
+			return
+		}
+		defer closeAll()
+		if len(x.Networks) == 0 {
+			return
+		}
+		if err := x.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			s.Logger.Error("payout executor stopped", "err", err)
+		}
+	}()
+	return done
+}

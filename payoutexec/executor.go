@@ -1,0 +1,641 @@
+// Package payoutexec carries approved payout orders to SUCCESS or REFUSE
+// through the merchants' payout contracts, exactly once.
+//
+// Orders are grouped by (contract, token, mode, fromAddress) into
+// executions of up to BatchSize orders. An execution's contract nonce is
+// stored with it before anything is signed or sent and never changes; the
+// contract accepts a nonce once, so an execution pays at most once however
+// often it is sent. Its state says what may still happen:
+//
+//   - created: nothing was sent under the nonce. Its orders may change: a
+//     pre-flight revert naming one order refuses that order, a batch-wide
+//     shortfall splits the batch, a single order that cannot be paid is
+//     refused with the contract's reason.
+//   - sending: stored before every send. After a crash, a transport error or
+//     a failed receipt whose cause is unknown, the execution is resolved from
+//     the chain only: the nonce used (the paying transaction is found by its
+//     PayoutTransfer events), or the signature's window passed with the nonce
+//     unused (nothing can pay it any more: back to created, same nonce).
+//     It is re-sent meanwhile with the same signature and nonce.
+//   - sent: a transaction is known; SUCCESS once the receipt's block has the
+//     network's confirmations and is still canonical. A transaction reorged
+//     out before that is broadcast again by the sender (same account nonce,
+//     same contract nonce); a stuck one is fee-bumped (evm.Client.CheckAll).
+package payoutexec
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/contracts/bindings"
+	"github.com/stablecashier/cashier/evm"
+	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/payoutcontract"
+	"github.com/stablecashier/cashier/tron"
+)
+
+// Client is a network's sending client (holding the executor key) with the
+// reads the executor needs; evm.Client and tron.Client implement it.
+type Client interface {
+	cashier.ChainClient
+	ViewUint(ctx context.Context, contract string, data []byte) (*big.Int, error)
+	FindPayout(ctx context.Context, contract string, nonce *big.Int, from uint64) (string, error)
+	NativeBalance(ctx context.Context, addr string) (*big.Int, error)
+}
+
+// Network is what the executor needs of one network.
+type Network struct {
+	Client        Client
+	Signer        *ecdsa.PrivateKey
+	Executor      string   // the executor key's address
+	DomainChainID *big.Int // what the chain's CHAINID opcode returns
+	Confirmations uint64
+	CoinDecimals  int      // of the native coin, for gasAmount
+	MinGas        *big.Int // executor balance below which payouts wait
+	// EnergyPerRecipient and EnergyBase set a TRON call's energy limit; zero
+	// on EVM networks, where gas is estimated.
+	EnergyPerRecipient, EnergyBase uint64
+}
+
+// Config tunes batching and retries.
+type Config struct {
+	BatchSize    int           // most orders per call (≤ payoutcontract.MaxRecipients)
+	Window       time.Duration // how long a partial batch waits for more orders
+	Poll         time.Duration // pause between rounds
+	ExpiryMargin time.Duration // after a signature's window, before it is given up
+	MaxAttempts  int           // sends of one execution before its orders are refused
+}
+
+// DefaultConfig are the documented defaults.
+var DefaultConfig = Config{BatchSize: 100, Window: 2 * time.Second, Poll: 500 * time.Millisecond, ExpiryMargin: 2 * time.Minute, MaxAttempts: 5}
+
+// Executor runs executions on every configured network.
+type Executor struct {
+	Orders   *orders.Service
+	Store    cashier.Store
+	Registry *cashier.Registry
+	Networks map[cashier.Chain]*Network
+	Clock    cashier.Clock
+	Logger   *slog.Logger
+	Config   Config
+
+	lowGasLogged map[cashier.Chain]time.Time
+}
+
+var payoutABI = bindings.NewCashierPayout()
+
+// Run executes payouts until ctx ends.
+func (x *Executor) Run(ctx context.Context) error {
+	if x.Config.BatchSize <= 0 || x.Config.BatchSize > payoutcontract.MaxRecipients {
+		return fmt.Errorf("payout batch size must be 1..%d", payoutcontract.MaxRecipients)
+	}
+	for {
+		if err := x.Tick(ctx); err != nil && ctx.Err() == nil {
+			x.Logger.Warn("payout round", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(x.Config.Poll):
+		}
+	}
+}
+
+// Tick runs one round: new batches, then every open execution one step,
+// then the senders' own upkeep (fee bumps, re-broadcasts).
+func (x *Executor) Tick(ctx context.Context) error {
+	var errs []error
+	if err := x.batch(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	execs, err := x.Store.OpenExecs(ctx)
+	if err != nil {
+		return errors.Join(append(errs, err)...)
+	}
+	for i := range execs {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := x.advance(ctx, &execs[i]); err != nil {
+			errs = append(errs, fmt.Errorf("execution %s: %w", execs[i].ID, err))
+		}
+	}
+	for c, n := range x.Networks {
+		if ec, ok := n.Client.(*evm.Client); ok && len(ec.Pending()) > 0 {
+			if _, err := ec.CheckAll(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("%s sends: %w", c, err))
+			}
+		}
+	}
+	if err := x.Store.Update(ctx, func(tx cashier.Tx) error {
+		_, err := tx.PruneSettles(ctx, x.Clock.Now().Add(-x.Orders.Config.SettleRetention))
+		return err
+	}); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+type groupKey struct {
+	contract, symbol, from string
+	mode                   cashier.PayoutType
+}
+
+// batch groups the orders ready for execution and stores full batches, and
+// partial ones whose oldest order waited Window.
+func (x *Executor) batch(ctx context.Context) error {
+	ready, err := x.Store.ExecutablePayouts(ctx, 20*x.Config.BatchSize)
+	if err != nil {
+		return err
+	}
+	groups := map[groupKey][]cashier.PayoutOrder{}
+	var keys []groupKey
+	for _, o := range ready {
+		if x.Networks[o.Chain] == nil {
+			continue // no keys or node: the orders wait, visible as PENDING/PROCESSING
+		}
+		k := groupKey{o.ContractID, o.Symbol, o.FromAddress, o.PayoutType}
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], o)
+	}
+	now := x.Clock.Now()
+	var errs []error
+	for _, k := range keys {
+		g := groups[k]
+		for len(g) > 0 {
+			n := min(len(g), x.Config.BatchSize)
+			if n < x.Config.BatchSize && now.Sub(g[0].UpdatedAt) < x.Config.Window && now.Sub(g[0].CreatedAt) < x.Config.Window {
+				break // a partial batch waits a little for company
+			}
+			if err := x.start(ctx, g[:n]); err != nil {
+				errs = append(errs, err)
+				break
+			}
+			g = g[n:]
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (x *Executor) start(ctx context.Context, os []cashier.PayoutOrder) error {
+	o := os[0]
+	net := x.Networks[o.Chain]
+	k, err := x.Store.Contract(ctx, o.ContractID)
+	if err != nil {
+		return err
+	}
+	head, err := net.Client.Head(ctx)
+	if err != nil {
+		return err
+	}
+	nonce := make([]byte, 16)
+	if _, err := rand.Read(nonce); err != nil {
+		return err
+	}
+	now := x.Clock.Now()
+	e := &cashier.PayoutExec{
+		ID: orders.NewID("px_"), Chain: o.Chain, ContractID: k.ID, Contract: k.Address, Symbol: o.Symbol, Mode: o.PayoutType,
+		From: o.FromAddress, Nonce: new(big.Int).SetBytes(nonce), State: cashier.ExecCreated, StartBlock: head.Number,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	ids := make([]string, len(os))
+	for i := range os {
+		ids[i] = os[i].ID
+	}
+	if err := x.Orders.StartExec(ctx, e, ids); err != nil {
+		return err
+	}
+	x.Logger.Info("payout batch stored", "exec", e.ID, "chain", e.Chain, "contract", e.Contract, "orders", len(ids), "nonce", e.Nonce.String())
+	return nil
+}
+
+func (x *Executor) advance(ctx context.Context, e *cashier.PayoutExec) error {
+	net := x.Networks[e.Chain]
+	if net == nil {
+		return nil
+	}
+	switch e.State {
+	case cashier.ExecCreated:
+		return x.send(ctx, net, e)
+	case cashier.ExecSending:
+		return x.resolve(ctx, net, e)
+	case cashier.ExecSent:
+		return x.confirm(ctx, net, e)
+	}
+	return nil
+}
+
+// live returns the orders an execution still carries, in batch order.
+func (x *Executor) live(ctx context.Context, e *cashier.PayoutExec) ([]cashier.PayoutOrder, error) {
+	all, err := x.Store.ExecOrders(ctx, e.ID)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(all, func(o cashier.PayoutOrder) bool { return o.Status != cashier.PayoutProcessing }), nil
+}
+
+// call builds and signs the contract call of e for its orders.
+func (x *Executor) call(e *cashier.PayoutExec, net *Network, os []cashier.PayoutOrder) (cashier.Call, error) {
+	token, err := x.Registry.LookupToken(e.Chain, e.Symbol)
+	if err != nil {
+		return cashier.Call{}, err
+	}
+	b := payoutcontract.Batch{TotalFee: new(big.Int), Nonce: e.Nonce, Timestamp: uint64(e.Timestamp)}
+	if b.Token, err = evmAddr(e.Chain, token.ContractAddress); err != nil {
+		return cashier.Call{}, err
+	}
+	for _, o := range os {
+		r, err := evmAddr(e.Chain, o.Recipient)
+		if err != nil {
+			return cashier.Call{}, err
+		}
+		b.Recipients = append(b.Recipients, r)
+		b.Amounts = append(b.Amounts, o.Amount)
+		b.TotalFee.Add(b.TotalFee, o.Fee)
+	}
+	k, err := evmAddr(e.Chain, e.Contract)
+	if err != nil {
+		return cashier.Call{}, err
+	}
+	d := payoutcontract.Domain{ChainID: net.DomainChainID, Contract: k}
+	var data []byte
+	if e.Mode == cashier.PayoutAllowance {
+		from, err := evmAddr(e.Chain, e.From)
+		if err != nil {
+			return cashier.Call{}, err
+		}
+		p := payoutcontract.AllowancePayout{Batch: b, From: from}
+		sig, err := payoutcontract.Sign(p.Digest(d), net.Signer)
+		if err != nil {
+			return cashier.Call{}, err
+		}
+		data, err = p.CallData(sig)
+		if err != nil {
+			return cashier.Call{}, err
+		}
+	} else {
+		p := payoutcontract.BalancePayout{Batch: b}
+		sig, err := payoutcontract.Sign(p.Digest(d), net.Signer)
+		if err != nil {
+			return cashier.Call{}, err
+		}
+		data, err = p.CallData(sig)
+		if err != nil {
+			return cashier.Call{}, err
+		}
+	}
+	call := cashier.Call{To: e.Contract, Data: data}
+	if net.EnergyPerRecipient > 0 {
+		call.GasLimit = net.EnergyBase + net.EnergyPerRecipient*uint64(len(os))
+	}
+	return call, nil
+}
+
+// send signs and sends an execution nothing was sent for yet.
+func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec) error {
+	os, err := x.live(ctx, e)
+	if err != nil {
+		return err
+	}
+	if len(os) == 0 {
+		e.State = cashier.ExecFailed
+		return x.Orders.SaveExec(ctx, e)
+	}
+	if e.Attempts >= x.Config.MaxAttempts {
+		// Sent that often without paying: refuse rather than retry forever.
+		reason := "failed on chain: " + e.LastError
+		out := orders.ExecOutcome{Refuse: map[string]string{}}
+		for _, o := range os {
+			out.Refuse[o.ID] = reason
+		}
+		e.State = cashier.ExecFailed
+		return x.Orders.SettleExec(ctx, e, out)
+	}
+	if ok, err := x.gasOK(ctx, net, e.Chain); err != nil || !ok {
+		return err
+	}
+	head, err := net.Client.Head(ctx)
+	if err != nil {
+		return err
+	}
+	// Signed at the chain's time: the contract compares with block time.
+	e.Timestamp = head.Time.Unix()
+	call, err := x.call(e, net, os)
+	if err != nil {
+		return err
+	}
+	// Stored before the send: from here on the orders are fixed.
+	e.State, e.Attempts = cashier.ExecSending, e.Attempts+1
+	if err := x.Orders.SaveExec(ctx, e); err != nil {
+		return err
+	}
+	hash, err := net.Client.SendCall(ctx, call)
+	if err == nil {
+		e.TxHashes, e.State, e.LastError = append(e.TxHashes, hash), cashier.ExecSent, ""
+		x.Logger.Info("payout batch sent", "exec", e.ID, "chain", e.Chain, "tx", hash, "orders", len(os))
+		return x.Orders.SaveExec(ctx, e)
+	}
+	e.LastError = err.Error()
+	if rev, ok := revertOf(err); ok {
+		// Refused in the pre-flight (gas estimation or constant call): no
+		// transaction exists, so the orders may change.
+		e.State = cashier.ExecCreated
+		return x.isolate(ctx, e, os, rev)
+	}
+	if e.Chain != cashier.ChainTRON || errors.Is(err, tron.ErrNoKey) {
+		// The EVM sender reports an error only when nothing was sent.
+		e.State = cashier.ExecCreated
+	} else {
+		// A TRON broadcast that failed in transport may still be mined
+		// before it expires: only the chain can tell now.
+		e.Ambiguous = true
+	}
+	x.Logger.Warn("payout batch not sent", "exec", e.ID, "chain", e.Chain, "err", err)
+	return x.Orders.SaveExec(ctx, e)
+}
+
+// isolate handles a pre-flight revert of a created execution: the order it
+// names is refused; a shortfall of the whole batch splits it, down to one
+// order, which is then refused with the contract's reason; a refusal that
+// is the service's own (keys, roles, clock) makes the orders wait.
+func (x *Executor) isolate(ctx context.Context, e *cashier.PayoutExec, os []cashier.PayoutOrder, rev payoutcontract.Revert) error {
+	reason := describe(rev)
+	out := orders.ExecOutcome{Refuse: map[string]string{}}
+	switch rev.Name {
+	case "InvalidRecipient", "ZeroAmount", "RecipientNotWhitelisted":
+		i, _ := rev.Args["index"].(*big.Int)
+		if i == nil || !i.IsInt64() || i.Int64() >= int64(len(os)) {
+			return x.Orders.SaveExec(ctx, e)
+		}
+		out.Refuse[os[i.Int64()].ID] = reason
+		e.Attempts = 0
+	case "NotExecutor", "InvalidSignature", "SignatureExpired", "TimestampInFuture", "NonceUsed":
+		x.Logger.Error("payout batch refused by the contract for the service's own keys or clock; orders wait", "exec", e.ID, "reason", reason)
+		if rev.Name == "NonceUsed" {
+			e.State = cashier.ExecSending // paid already: resolve from the chain
+			e.Ambiguous = true
+		}
+		return x.Orders.SaveExec(ctx, e)
+	default:
+		if len(os) > 1 {
+			for _, o := range os[len(os)/2:] {
+				out.Detach = append(out.Detach, o.ID)
+			}
+			e.Attempts = 0
+		} else {
+			out.Refuse[os[0].ID] = reason
+			e.State = cashier.ExecFailed
+		}
+	}
+	x.Logger.Info("payout batch refused in pre-flight", "exec", e.ID, "reason", reason, "refused", len(out.Refuse), "split", len(out.Detach))
+	return x.Orders.SettleExec(ctx, e, out)
+}
+
+// resolve settles an execution whose send may exist unrecorded.
+func (x *Executor) resolve(ctx context.Context, net *Network, e *cashier.PayoutExec) error {
+	e.Ambiguous = true
+	if found, err := x.findPaid(ctx, net, e); err != nil || found {
+		return err
+	}
+	expired, err := x.expired(ctx, net, e)
+	if err != nil {
+		return err
+	}
+	if expired {
+		// Unused nonce, expired signature: nothing sent can pay any more.
+		e.State, e.Ambiguous = cashier.ExecCreated, false
+		return x.Orders.SaveExec(ctx, e)
+	}
+	// Send the same signed call again: if an earlier one is mined first,
+	// this one is refused by the nonce and pays nothing.
+	os, err := x.live(ctx, e)
+	if err != nil {
+		return err
+	}
+	call, err := x.call(e, net, os)
+	if err != nil {
+		return err
+	}
+	hash, err := net.Client.SendCall(ctx, call)
+	if err != nil {
+		e.LastError = err.Error()
+		return x.Orders.SaveExec(ctx, e)
+	}
+	e.TxHashes, e.State = append(e.TxHashes, hash), cashier.ExecSent
+	return x.Orders.SaveExec(ctx, e)
+}
+
+// findPaid asks the contract whether e's nonce is used and, if so, records
+// the paying transaction (state sent) so confirm can settle it.
+func (x *Executor) findPaid(ctx context.Context, net *Network, e *cashier.PayoutExec) (bool, error) {
+	used, err := net.Client.ViewUint(ctx, e.Contract, payoutABI.PackNonceUsed(e.Nonce))
+	if err != nil || used.Sign() == 0 {
+		return false, err
+	}
+	h, err := net.Client.FindPayout(ctx, e.Contract, e.Nonce, e.StartBlock)
+	if err != nil || h == "" {
+		return true, err // used but not yet visible in logs: look again next round
+	}
+	if !slices.ContainsFunc(e.TxHashes, func(s string) bool { return strings.EqualFold(s, h) }) {
+		e.TxHashes = append(e.TxHashes, h)
+	}
+	e.State = cashier.ExecSent
+	return true, x.Orders.SaveExec(ctx, e)
+}
+
+// expired reports whether the chain's time is past e's signature window
+// plus the margin.
+func (x *Executor) expired(ctx context.Context, net *Network, e *cashier.PayoutExec) (bool, error) {
+	if e.Timestamp == 0 {
+		return true, nil // never signed
+	}
+	w, err := net.Client.ViewUint(ctx, e.Contract, payoutABI.PackSignatureWindow())
+	if err != nil {
+		return false, err
+	}
+	head, err := net.Client.Head(ctx)
+	if err != nil {
+		return false, err
+	}
+	deadline := time.Unix(e.Timestamp+w.Int64(), 0).Add(x.Config.ExpiryMargin)
+	return head.Time.After(deadline), nil
+}
+
+// confirm follows a sent execution to SUCCESS.
+func (x *Executor) confirm(ctx context.Context, net *Network, e *cashier.PayoutExec) error {
+	failed := 0
+	for _, h := range slices.Backward(e.TxHashes) {
+		r, err := net.Client.Receipt(ctx, h)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			continue
+		}
+		if !r.Success {
+			failed++
+			continue
+		}
+		dec, err := payoutcontract.DecodeLogs(e.Contract, r.Logs)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(dec.Batches, func(b payoutcontract.BatchEvent) bool { return b.Nonce.Cmp(e.Nonce) == 0 }) {
+			continue
+		}
+		head, err := net.Client.Head(ctx)
+		if err != nil {
+			return err
+		}
+		if head.Number < r.BlockNumber || head.Number-r.BlockNumber+1 < net.Confirmations {
+			return nil // not deep enough yet
+		}
+		b, err := net.Client.BlockByNumber(ctx, r.BlockNumber)
+		if err != nil {
+			return err
+		}
+		if !strings.EqualFold(b.Hash, r.BlockHash) {
+			return nil // reorged out; the sender broadcasts it again
+		}
+		return x.paid(ctx, net, e, r)
+	}
+	if found, err := x.findPaid(ctx, net, e); err != nil || found {
+		return err
+	}
+	if failed == len(e.TxHashes) && failed > 0 && !e.Ambiguous {
+		// Every transaction of the execution failed and none other exists:
+		// back to created; the next pre-flight tells why.
+		e.State, e.LastError = cashier.ExecCreated, fmt.Sprintf("transaction %s failed on chain", e.TxHashes[len(e.TxHashes)-1])
+		return x.Orders.SaveExec(ctx, e)
+	}
+	expired, err := x.expired(ctx, net, e)
+	if err != nil || !expired {
+		return err
+	}
+	e.State, e.Ambiguous = cashier.ExecCreated, false
+	return x.Orders.SaveExec(ctx, e)
+}
+
+// paid settles every order of e SUCCESS with the transaction and its share
+// of the gas.
+func (x *Executor) paid(ctx context.Context, net *Network, e *cashier.PayoutExec, r *cashier.Receipt) error {
+	os, err := x.live(ctx, e)
+	if err != nil {
+		return err
+	}
+	out := orders.ExecOutcome{Paid: true, TxID: r.TxHash, Block: r.BlockNumber, GasShares: GasShares(r.Fee, os, net.CoinDecimals)}
+	e.State, e.TxID, e.Block = cashier.ExecDone, r.TxHash, r.BlockNumber
+	if err := x.Orders.SettleExec(ctx, e, out); err != nil {
+		return err
+	}
+	x.Logger.Info("payout batch confirmed", "exec", e.ID, "chain", e.Chain, "tx", r.TxHash, "orders", len(os))
+	return nil
+}
+
+// GasShares splits a transaction's fee (native coin base units) equally
+// over its orders, the remainder going one base unit each to the first
+// orders, so the shares add up to the fee exactly; each is written in the
+// coin's units.
+func GasShares(fee *big.Int, os []cashier.PayoutOrder, decimals int) map[string]string {
+	out := map[string]string{}
+	if fee == nil || len(os) == 0 {
+		return out
+	}
+	q, m := new(big.Int).QuoRem(fee, big.NewInt(int64(len(os))), new(big.Int))
+	for i, o := range os {
+		s := new(big.Int).Set(q)
+		if int64(i) < m.Int64() {
+			s.Add(s, big.NewInt(1))
+		}
+		out[o.ID] = cashier.FormatAmount(s, decimals)
+	}
+	return out
+}
+
+// gasOK reports whether the executor can pay gas on c; when not, the
+// orders wait and the operator is told (at most once a minute).
+func (x *Executor) gasOK(ctx context.Context, net *Network, c cashier.Chain) (bool, error) {
+	if net.MinGas == nil || net.MinGas.Sign() == 0 {
+		return true, nil
+	}
+	bal, err := net.Client.NativeBalance(ctx, net.Executor)
+	if err != nil {
+		return false, err
+	}
+	if bal.Cmp(net.MinGas) >= 0 {
+		return true, nil
+	}
+	if x.lowGasLogged == nil {
+		x.lowGasLogged = map[cashier.Chain]time.Time{}
+	}
+	if now := x.Clock.Now(); now.Sub(x.lowGasLogged[c]) >= time.Minute {
+		x.lowGasLogged[c] = now
+		x.Logger.Warn("executor gas balance low: payouts wait", "chain", c, "executor", net.Executor,
+			"balance", cashier.FormatAmount(bal, net.CoinDecimals), "minimum", cashier.FormatAmount(net.MinGas, net.CoinDecimals))
+	}
+	return false, nil
+}
+
+func describe(r payoutcontract.Revert) string {
+	keys := make([]string, 0, len(r.Args))
+	for k := range r.Args {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, r.Args[k]))
+	}
+	return fmt.Sprintf("%s(%s)", r.Name, strings.Join(parts, ", "))
+}
+
+// revertOf finds the payout contract's custom error in a SendCall error:
+// the EVM client passes the node's JSON-RPC error with its data, the TRON
+// client writes the data into its message.
+func revertOf(err error) (payoutcontract.Revert, bool) {
+	var de rpc.DataError
+	if errors.As(err, &de) {
+		if s, ok := de.ErrorData().(string); ok {
+			if b, err := hexutil.Decode(s); err == nil {
+				return payoutcontract.DecodeRevert(b)
+			}
+		}
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "data 0x"); i >= 0 {
+		h := msg[i+len("data 0x"):]
+		if j := strings.IndexFunc(h, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }); j >= 0 {
+			h = h[:j]
+		}
+		if b, err := hexutil.Decode("0x" + h); err == nil {
+			return payoutcontract.DecodeRevert(b)
+		}
+	}
+	return payoutcontract.Revert{}, false
+}
+
+func evmAddr(c cashier.Chain, s string) (common.Address, error) {
+	if c == cashier.ChainTRON {
+		a, err := tron.ParseAddress(s)
+		return a.EVM(), err
+	}
+	if !common.IsHexAddress(s) {
+		return common.Address{}, fmt.Errorf("%q is not an address", s)
+	}
+	return common.HexToAddress(s), nil
+}
