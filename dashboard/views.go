@@ -128,7 +128,8 @@ func (s *Server) networks(r *http.Request) ([]map[string]any, error) {
 			if err != nil {
 				row["health"] = "unreachable"
 			} else {
-				lag := s.Clock.Now().Sub(head.Time).Round(time.Second)
+				// A head stamped ahead of this clock counts as no lag.
+				lag := max(s.Clock.Now().Sub(head.Time), 0).Round(time.Second)
 				row["head"], row["headTime"], row["lagSeconds"] = head.Number, ms(head.Time), int64(lag/time.Second)
 				row["health"] = "ok"
 			}
