@@ -26,6 +26,9 @@ type CollectionOrder struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	Version        int64 // optimistic concurrency: bumped on every update
+
+	// PayTime is the block time of TxID's transfer; zero until one is seen.
+	PayTime time.Time
 }
 
 // PayoutType is the funding mode of a payout order.

@@ -74,3 +74,81 @@ func (s PayoutStatus) CanTransition(next PayoutStatus) bool {
 
 // Final reports whether no transition leaves s.
 func (s PayoutStatus) Final() bool { return len(payoutTransitions[s]) == 0 }
+
+// PaymentStatus is where a received transfer is in confirmation.
+type PaymentStatus string
+
+const (
+	PaymentSeen      PaymentStatus = "SEEN"      // in a block, not yet deep enough
+	PaymentConfirmed PaymentStatus = "CONFIRMED" // deep enough: may credit its order
+	PaymentDropped   PaymentStatus = "DROPPED"   // its block left the canonical chain before confirmation
+)
+
+var paymentTransitions = map[PaymentStatus][]PaymentStatus{
+	PaymentSeen: {PaymentConfirmed, PaymentDropped},
+	// A dropped transaction is often mined again on the new branch.
+	PaymentDropped: {PaymentSeen, PaymentConfirmed},
+}
+
+// CanTransition reports whether a payment may go from s to next.
+func (s PaymentStatus) CanTransition(next PaymentStatus) bool {
+	for _, n := range paymentTransitions[s] {
+		if n == next {
+			return true
+		}
+	}
+	return false
+}
+
+// PaymentFit is how a confirmed payment relates to its order.
+type PaymentFit string
+
+const (
+	FitWrongToken PaymentFit = "wrong_token" // another token than the order's
+	FitShort      PaymentFit = "short"       // order's token; paid so far is still under the amount
+	FitFull       PaymentFit = "full"        // order's token; paid so far reaches the amount (or more)
+	FitFullLate   PaymentFit = "full_late"   // full, but after the late-payment window closed
+)
+
+// Outcome is what a confirmed payment does: its recorded effect and the
+// order's next status (the same status when it does not change).
+type Outcome struct {
+	Effect PaymentEffect
+	Next   CollectionStatus
+}
+
+// collectionOutcomes decides every confirmed payment (see decisions.md,
+// "Order outcomes"). A pair not listed cannot occur.
+var collectionOutcomes = map[CollectionStatus]map[PaymentFit]Outcome{
+	CollectionPending: {
+		FitWrongToken: {EffectWrongToken, CollectionPending},
+		FitShort:      {EffectCredited, CollectionPending},
+		FitFull:       {EffectCredited, CollectionSuccess},
+		FitFullLate:   {EffectCredited, CollectionSuccess}, // not yet expired: never late
+	},
+	CollectionExpired: {
+		FitWrongToken: {EffectWrongToken, CollectionExpired},
+		FitShort:      {EffectLate, CollectionExpired},
+		FitFull:       {EffectLate, CollectionSuccess},
+		FitFullLate:   {EffectLate, CollectionExpired},
+	},
+	CollectionSuccess: {
+		FitWrongToken: {EffectWrongToken, CollectionSuccess},
+		FitShort:      {EffectExtra, CollectionSuccess},
+		FitFull:       {EffectExtra, CollectionSuccess},
+		FitFullLate:   {EffectExtra, CollectionSuccess},
+	},
+	CollectionCancelled: {
+		FitWrongToken: {EffectWrongToken, CollectionCancelled},
+		FitShort:      {EffectAfterCancel, CollectionCancelled},
+		FitFull:       {EffectAfterCancel, CollectionCancelled},
+		FitFullLate:   {EffectAfterCancel, CollectionCancelled},
+	},
+}
+
+// PaymentOutcome returns what a confirmed payment of fit does to an order
+// in status s.
+func PaymentOutcome(s CollectionStatus, fit PaymentFit) (Outcome, bool) {
+	o, ok := collectionOutcomes[s][fit]
+	return o, ok
+}

@@ -39,6 +39,24 @@ type Reader interface {
 	Payouts(ctx context.Context, f PayoutFilter) ([]PayoutOrder, int, error)
 
 	PayoutReader
+	// CollectionsByAddress returns the collection orders, in any status,
+	// whose deposit address on c is one of addrs: the chain watcher's
+	// index lookup (addresses in the network's canonical text form).
+	CollectionsByAddress(ctx context.Context, c Chain, addrs []string) ([]CollectionOrder, error)
+	// ExpiringCollections returns up to n PENDING orders whose expiry is at
+	// or before t, soonest first, through the expiry index.
+	ExpiringCollections(ctx context.Context, t time.Time, n int) ([]CollectionOrder, error)
+	// NextCollectionExpiry is the soonest expiry of a PENDING order, zero
+	// when there is none.
+	NextCollectionExpiry(ctx context.Context) (time.Time, error)
+	// Payment returns one received transfer (ENotFound when unknown).
+	Payment(ctx context.Context, c Chain, txHash string, logIndex uint) (*Payment, error)
+	// PaymentsByOrder lists an order's received transfers in chain order.
+	PaymentsByOrder(ctx context.Context, orderID string) ([]Payment, error)
+	// SeenPayments lists c's payments still waiting for confirmation.
+	SeenPayments(ctx context.Context, c Chain) ([]Payment, error)
+	// Cursor returns c's watcher position; a zero cursor when none is stored.
+	Cursor(ctx context.Context, c Chain) (ChainCursor, error)
 }
 
 // Tx is a Reader and writer inside one transaction.
@@ -66,6 +84,13 @@ type Tx interface {
 	AddEvent(ctx context.Context, e *Event) error
 
 	PayoutWriter
+	// CreatePayment records a received transfer; EDuplicate when its
+	// (Chain, TxHash, LogIndex) is recorded already.
+	CreatePayment(ctx context.Context, p *Payment) error
+	// UpdatePayment rewrites the payment with p's key.
+	UpdatePayment(ctx context.Context, p *Payment) error
+	// SetCursor stores c's watcher position.
+	SetCursor(ctx context.Context, c ChainCursor) error
 }
 
 // CollectionFilter selects a merchant's collection orders for the list

@@ -126,6 +126,7 @@ type CollectionCreated struct {
 	PayURL     string `json:"payUrl"`
 	QRCode     string `json:"qrCode"`
 	ExpireTime int64  `json:"expireTime"`
+	Address    string `json:"address"` // the deposit address the customer pays
 }
 
 // Collection is a collection order as the detail and list endpoints report
@@ -147,6 +148,29 @@ type Collection struct {
 	ExpireTime     int64  `json:"expireTime"`
 	CreateTime     int64  `json:"createTime"`
 	UpdateTime     int64  `json:"updateTime"`
+
+	// Address is the deposit address (the same as depositAddress);
+	// FromAddress and PayTime (block time, ms; 0 until seen) belong to txId.
+	Address     string              `json:"address"`
+	FromAddress string              `json:"fromAddress"`
+	PayTime     int64               `json:"payTime"`
+	Payments    []CollectionPayment `json:"payments"`
+}
+
+// CollectionPayment is one token transfer received at an order's deposit
+// address. Status is SEEN, CONFIRMED or DROPPED; Effect (once confirmed) is
+// CREDITED, LATE, EXTRA, AFTER_CANCEL or WRONG_TOKEN.
+type CollectionPayment struct {
+	TxID          string `json:"txId"`
+	LogIndex      int64  `json:"logIndex"`
+	Amount        string `json:"amount"`
+	Symbol        string `json:"symbol"`
+	FromAddress   string `json:"fromAddress"`
+	BlockNumber   int64  `json:"blockNumber"`
+	BlockTime     int64  `json:"blockTime"`
+	Confirmations int64  `json:"confirmations"`
+	Status        string `json:"status"`
+	Effect        string `json:"effect"`
 }
 
 // CollectionList is one page of collection orders.

@@ -20,6 +20,7 @@ import (
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sign"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/watch"
 	"github.com/stablecashier/cashier/webhook"
 )
 
@@ -43,6 +44,8 @@ type Service struct {
 	Clock      cashier.Clock
 	Logger     *slog.Logger
 	Dashboard  *dashboard.Server
+	Watchers   []*watch.Watcher // one per network with a node
+	Expirer    *watch.Expirer
 }
 
 // New assembles the service from cfg. The caller closes it.
@@ -105,6 +108,11 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Config:    orders.DefaultConfig,
 	}
 	s.Orders.Config.CollectionTTL = cfg.CollectionTTL
+	s.Orders.Config.LateWindow = cfg.LateWindow
+	if s.Watchers, err = NewWatchers(cfg, s.Registry, s.Chains, s.Orders, s.Logger); err != nil {
+		return nil, err
+	}
+	s.Expirer = &watch.Expirer{Orders: s.Orders, Log: s.Logger.With("component", "expiry")}
 
 	httpCfg, err := HTTPConfig(cfg)
 	if err != nil {
@@ -171,6 +179,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
 	payoutsDone := s.runPayouts(dctx)
+	watchDone := s.runWatchers(dctx)
 
 	serveDone := make(chan error, 1)
 	go func() { serveDone <- srv.Serve(ln) }()
@@ -188,6 +197,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	stopDispatch()
 	<-payoutsDone
+	<-watchDone
 	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
 		err = derr
 	}

@@ -51,6 +51,10 @@ type Config struct {
 	PayoutMinGas    string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
 
 	DashboardSecureCookie string
+
+	LateWindow    time.Duration // after expiry, how long a full payment still completes an order
+	WatchInterval time.Duration // pause between chain watcher rounds
+	ScanChunk     int           // blocks per transfer scan query
 }
 
 // Default is the configuration before flags and environment.
@@ -83,6 +87,10 @@ func Default() Config {
 		PayoutMinGas:    "ETH=0.005,ARB=0.0005,TRON=100",
 
 		DashboardSecureCookie: "auto",
+
+		LateWindow:    7 * 24 * time.Hour,
+		WatchInterval: time.Second,
+		ScanChunk:     1000,
 	}
 }
 
@@ -154,6 +162,9 @@ func (c *Config) Validate() error {
 	}
 	if c.CollectionTTL <= 0 {
 		return fmt.Errorf("collection-ttl must be positive, or every collection order would be created expired")
+	}
+	if c.LateWindow < 0 || c.WatchInterval <= 0 || c.ScanChunk < 1 {
+		return fmt.Errorf("late-window must not be negative, watch-interval and scan-chunk must be positive")
 	}
 	return nil
 }
@@ -231,5 +242,8 @@ func (c *Config) fields() []field {
 		f("CASHIER_PAYOUT_WINDOW", "payout-window", "how long a partial payout batch waits for more orders", dur(&c.PayoutWindow)),
 		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
+		f("CASHIER_LATE_WINDOW", "late-window", "after expiry, how long a full payment still completes a collection order", dur(&c.LateWindow)),
+		f("CASHIER_WATCH_INTERVAL", "watch-interval", "pause between chain watcher rounds", dur(&c.WatchInterval)),
+		f("CASHIER_SCAN_CHUNK", "scan-chunk", "blocks per transfer scan query of the chain watcher", num(&c.ScanChunk)),
 	}
 }

@@ -324,6 +324,9 @@ func (s *Server) apiRoutes() {
 		if out["events"], err = s.eventsJSON(r, o.MerchantID, o.ID); err != nil {
 			return nil, err
 		}
+		if out["payments"], err = s.payments(r, o); err != nil {
+			return nil, err
+		}
 		return out, nil
 	})
 	s.api("GET "+apiPrefix+"payouts", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
@@ -515,7 +518,7 @@ func collectionJSON(o *cashier.CollectionOrder) map[string]any {
 	return map[string]any{"orderId": o.ID, "merchantId": o.MerchantID, "cashierId": o.CashierID, "orderNo": o.OrderNo,
 		"custNo": o.CustNo, "chainId": o.Chain, "symbol": o.Symbol, "amount": amountText(o.Amount, o.Decimals),
 		"paidAmount": amountText(o.PaidAmount, o.Decimals), "depositAddress": o.DepositAddress, "status": o.Status,
-		"txId": o.TxID, "fromAddress": o.FromAddress, "expireTime": ms(o.ExpireAt),
+		"txId": o.TxID, "fromAddress": o.FromAddress, "expireTime": ms(o.ExpireAt), "payTime": ms(o.PayTime),
 		"createTime": ms(o.CreatedAt), "updateTime": ms(o.UpdatedAt)}
 }
 

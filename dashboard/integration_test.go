@@ -3,8 +3,10 @@ package dashboard_test
 import (
 	"context"
 	"io"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -198,5 +200,35 @@ func TestOrderSearch(t *testing.T) {
 		if st := u.getJSON("/dashboard/api/collections?"+q, nil); st != 400 {
 			t.Errorf("%s: %d, want 400", q, st)
 		}
+	}
+}
+
+func TestCollectionDetailShowsPayments(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	o, _ := e.svc.Store.Collection(ctx, e.o1)
+	p := &cashier.Payment{Chain: o.Chain, TxHash: o.TxID, LogIndex: 3, OrderID: o.ID, MerchantID: o.MerchantID,
+		Token: "0x00000000000000000000000000000000000000c1", Symbol: "USDT", Decimals: 6,
+		From: "0x00000000000000000000000000000000000000f1", To: o.DepositAddress, Amount: big.NewInt(12_500_000),
+		BlockNumber: 42, BlockHash: "0xb10c", BlockTime: time.Now(), Status: cashier.PaymentConfirmed,
+		Effect: cashier.EffectCredited, SeenAt: time.Now(), ConfirmedAt: time.Now(), UpdatedAt: time.Now()}
+	if err := e.svc.Store.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) }); err != nil {
+		t.Fatal(err)
+	}
+	u := e.signIn("viewer@one.example")
+	var d struct{ Data map[string]any }
+	u.getJSON("/dashboard/api/collections/"+o.ID, &d)
+	ps, _ := d.Data["payments"].([]any)
+	if len(ps) != 1 || ps[0].(map[string]any)["amount"] != "12.50" || ps[0].(map[string]any)["txId"] != o.TxID {
+		t.Fatalf("payments: %v", d.Data["payments"])
+	}
+	res, err := u.c.Get(e.srv.URL + "/dashboard/collections/" + o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), "12.50 USDT") || !strings.Contains(string(body), "CREDITED") {
+		t.Fatalf("detail page lacks the payment")
 	}
 }

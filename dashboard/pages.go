@@ -229,8 +229,12 @@ func (s *Server) routes() {
 		if err != nil {
 			return "", err
 		}
+		payments, err := s.payments(r, o)
+		if err != nil {
+			return "", err
+		}
 		p.Data = map[string]any{"O": collectionJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
-			"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": s.payments(r, o)}
+			"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": payments}
 		return "collection", nil
 	})
 	s.page("GET "+Prefix+"payouts", "nav.payouts", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {

@@ -85,13 +85,18 @@ func decodeBase32(s string) ([]byte, error) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// payments lists the on-chain payments of a collection order. The order
-// itself records the completing transaction; transfers recorded per order
-// are listed when the store keeps them.
-func (s *Server) payments(r *http.Request, o *cashier.CollectionOrder) []map[string]any {
-	if o.TxID == "" {
-		return nil
+// payments lists the transfers the chain watcher recorded for a
+// collection order, in chain order, with explorer links.
+func (s *Server) payments(r *http.Request, o *cashier.CollectionOrder) ([]map[string]any, error) {
+	ps, err := s.Store.PaymentsByOrder(r.Context(), o.ID)
+	if err != nil {
+		return nil, err
 	}
-	return []map[string]any{{"txId": o.TxID, "from": o.FromAddress, "amount": amountText(o.PaidAmount, o.Decimals),
-		"url": s.explorer(o.Chain, "tx", o.TxID)}}
+	out := []map[string]any{}
+	for _, p := range ps {
+		out = append(out, map[string]any{"txId": p.TxHash, "logIndex": p.LogIndex, "from": p.From, "symbol": p.Symbol,
+			"amount": amountText(p.Amount, p.Decimals), "block": p.BlockNumber, "blockTime": ms(p.BlockTime),
+			"status": p.Status, "effect": p.Effect, "url": s.explorer(p.Chain, "tx", p.TxHash)})
+	}
+	return out, nil
 }

@@ -93,6 +93,7 @@ var collectionDetailTypes = map[string]string{
 	"orderNo": "string", "orderId": "string", "cashierId": "string", "custNo": "string", "amount": "string",
 	"paidAmount": "string", "symbol": "string", "chainId": "string", "status": "string", "txId": "string",
 	"depositAddress": "string", "payUrl": "string", "expireTime": "integer", "createTime": "integer", "updateTime": "integer",
+	"address": "string", "fromAddress": "string", "payTime": "integer", "payments": "array",
 }
 
 var payoutDetailTypes = map[string]string{
@@ -107,7 +108,7 @@ func TestCreateCollectionAndReadItBack(t *testing.T) {
 	r := e.do(request{method: "POST", path: "/order/api/v2/pay/order", params: withSign(collectionBody(nil), secretKey, ts), timeMs: ts})
 	checkEnvelope(t, r, "200")
 	d := r.data()
-	checkTypes(t, "create collection", d, map[string]string{"orderNo": "string", "payUrl": "string", "qrCode": "string", "expireTime": "integer"})
+	checkTypes(t, "create collection", d, map[string]string{"orderNo": "string", "payUrl": "string", "qrCode": "string", "expireTime": "integer", "address": "string"})
 	if d["orderNo"] != "C1001" || num(d["expireTime"]) != t0.Add(30*time.Minute).UnixMilli() {
 		t.Fatalf("data %v", d)
 	}

@@ -82,7 +82,8 @@ func (s *server) handleCreateCollection(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	s.ok(w, r, api.CollectionCreated{OrderNo: o.OrderNo, PayURL: s.payURL(r, o), QRCode: code, ExpireTime: cashier.Millis(o.ExpireAt)})
+	s.ok(w, r, api.CollectionCreated{OrderNo: o.OrderNo, PayURL: s.payURL(r, o), QRCode: code, ExpireTime: cashier.Millis(o.ExpireAt),
+		Address: o.DepositAddress})
 	return nil
 }
 
@@ -96,7 +97,11 @@ func (s *server) handleCollectionDetail(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	s.ok(w, r, s.newCollectionDetail(r, o))
+	d := s.newCollectionDetail(r, o)
+	if err := s.addPayments(r, &d, o); err != nil {
+		return err
+	}
+	s.ok(w, r, d)
 	return nil
 }
 
@@ -138,6 +143,9 @@ func (s *server) handleCollectionList(w http.ResponseWriter, r *http.Request, c 
 	out := api.CollectionList{List: make([]api.Collection, len(list)), Total: total, Page: filter.Page, PageSize: filter.PageSize}
 	for i := range list {
 		out.List[i] = s.newCollectionDetail(r, &list[i])
+		if err := s.addPayments(r, &out.List[i], &list[i]); err != nil {
+			return err
+		}
 	}
 	s.ok(w, r, out)
 	return nil

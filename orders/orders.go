@@ -52,6 +52,9 @@ type Config struct {
 	MaxTextLen      int // remark, custNo, redirectUrl
 
 	SettleRetention time.Duration // how long a paid order's settle is kept (see funding.go)
+	// LateWindow is how long after expiry a full payment still completes
+	// an order (see decisions.md).
+	LateWindow time.Duration
 }
 
 // DefaultConfig are the documented defaults (see decisions.md).
@@ -63,6 +66,7 @@ var DefaultConfig = Config{
 	MaxOrderNoLen:   64,
 	MaxTextLen:      256,
 	SettleRetention: time.Hour,
+	LateWindow:      7 * 24 * time.Hour,
 }
 
 // Service carries out merchant order operations.

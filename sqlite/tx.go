@@ -83,7 +83,7 @@ func collectionArgs(o *cashier.CollectionOrder) ([]any, error) {
 	}
 	return []any{o.ID, o.MerchantID, o.CashierID, o.OrderNo, o.CustNo, o.Chain, o.Symbol, o.Decimals,
 		amount, paid, o.DepositAddress, o.RedirectURL, o.Status, o.TxID, o.FromAddress,
-		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version}, nil
+		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime)}, nil
 }
 
 func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) error {
@@ -98,7 +98,7 @@ func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 		return err
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO collection_orders (`+collectionCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	return writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo))
 }
 
@@ -113,11 +113,12 @@ func (t *tx) UpdateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 		return err
 	}
 	// SET takes every column but id and version; WHERE takes id and version.
-	args = append(args[1:len(args)-1:len(args)-1], o.ID, o.Version)
+	payTime := args[len(args)-1]
+	args = append(args[1:len(args)-2:len(args)-2], payTime, o.ID, o.Version)
 	res, err := t.tx.ExecContext(ctx, `UPDATE collection_orders SET
 		merchant_id = ?, cashier_id = ?, order_no = ?, cust_no = ?, chain = ?, symbol = ?, decimals = ?,
 		amount = ?, paid_amount = ?, deposit_address = ?, redirect_url = ?, status = ?, tx_id = ?, from_address = ?,
-		expire_at = ?, created_at = ?, updated_at = ?, version = version + 1
+		expire_at = ?, created_at = ?, updated_at = ?, pay_time = ?, version = version + 1
 		WHERE id = ? AND version = ?`, args...)
 	if err != nil {
 		return writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo))

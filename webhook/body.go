@@ -60,7 +60,7 @@ func (w *Writer) CollectionEvent(o *cashier.CollectionOrder, c *cashier.Cashier,
 	b.add("network", w.networkName(o.Chain))
 	b.add("chainId", o.Chain.ConfigID())
 	b.add("orderType", orderTypeCollection)
-	b.add("blockTime", blockTime(o.TxID, o.UpdatedAt))
+	b.add("blockTime", blockTime(o.TxID, o.PayTime)) // the real block time of txId
 	b.add("createTime", ms(o.CreatedAt))
 	b.add("updateTime", ms(o.UpdatedAt))
 	return &cashier.Event{

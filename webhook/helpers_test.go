@@ -101,6 +101,7 @@ func collection(m *cashier.Merchant, id string, st cashier.CollectionStatus, at 
 		o.PaidAmount = big.NewInt(100_000_000)
 		o.TxID = "0xabc123"
 		o.FromAddress = "0x00000000000000000000000000000000000000f1"
+		o.PayTime = at // the block time of txId
 	}
 	return o
 }

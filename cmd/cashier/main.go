@@ -46,6 +46,7 @@ commands:
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
   user create           create a dashboard user: --data DIR --email E (--merchant ID --role owner|developer|reviewer|viewer | --operator) [--password-stdin]
+  collection cancel     cancel a PENDING collection order: --data DIR --order ORDER_NO --merchant ID
 `
 
 // run is the whole program with its outside world passed in, so tests can
@@ -56,7 +57,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("no command")
 	}
 	cmd, rest := args[0], args[1:]
-	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "payout" || cmd == "key" || cmd == "user") && len(rest) > 0 {
+	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "payout" || cmd == "key" || cmd == "user" || cmd == "collection") && len(rest) > 0 {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "user create":
 		return userCreate(ctx, rest, getenv, stdout, stderr)
+	case "collection cancel":
+		return collectionCancel(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

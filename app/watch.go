@@ -1,0 +1,61 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/watch"
+)
+
+// NewWatchers builds one chain watcher per network that has a node, with
+// the network's confirmation depth from the registry and all its tokens.
+func NewWatchers(cfg config.Config, reg *cashier.Registry, chains map[cashier.Chain]cashier.ChainClient, svc *orders.Service, log *slog.Logger) ([]*watch.Watcher, error) {
+	var out []*watch.Watcher
+	for _, c := range cashier.Chains {
+		cl, ok := chains[c]
+		if !ok {
+			continue
+		}
+		sc, ok := cl.(watch.Scanner)
+		if !ok {
+			return nil, fmt.Errorf("%s: the chain client cannot scan transfers", c)
+		}
+		n, ok := reg.Network(c)
+		if !ok {
+			continue
+		}
+		var tokens []string
+		for _, t := range reg.Tokens {
+			if t.Chain == c {
+				tokens = append(tokens, t.ContractAddress)
+			}
+		}
+		out = append(out, watch.New(watch.Config{
+			Chain: c, Tokens: tokens, Confirmations: uint64(max(n.Confirmations, 1)),
+			Chunk: uint64(cfg.ScanChunk), Interval: cfg.WatchInterval,
+		}, sc, svc, log.With("component", "watch")))
+	}
+	return out, nil
+}
+
+// runWatchers runs the chain watchers and the expirer until ctx ends; the
+// channel closes when all have stopped.
+func (s *Service) runWatchers(ctx context.Context) <-chan struct{} {
+	var wg sync.WaitGroup
+	for _, w := range s.Watchers {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.Run(ctx) }()
+	}
+	if s.Expirer != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.Expirer.Run(ctx) }()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	return done
+}

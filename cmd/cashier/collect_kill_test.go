@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/contracts/bindings"
+	"github.com/stablecashier/cashier/devchain"
+)
+
+// TestPaymentsSurviveKill runs the built binary against a dev chain in
+// this process. A customer pays one order after another while the service
+// is killed with SIGKILL at random moments and started again; one payment
+// is made while it is down. In the end every order is SUCCESS with exactly
+// its amount paid, one confirmed payment each, and a signed SUCCESS
+// webhook: nothing lost, nothing credited twice.
+func TestPaymentsSurviveKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary several times")
+	}
+	ctx := context.Background()
+	chain, err := devchain.Start(devchain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chain.Close()
+	usdtABI := bindings.NewTestUSDC()
+	usdt, err := chain.Deploy(ctx, chain.Faucet, append(common.FromHex(bindings.TestUSDCMetaData.Bin), usdtABI.PackConstructor("Tether USD", "USDT")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	customer, _ := crypto.GenerateKey()
+	custAddr := crypto.PubkeyToAddress(customer.PublicKey)
+	if err := chain.Fund(ctx, custAddr, big.NewInt(1e18)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chain.Transact(ctx, chain.Faucet, &usdt, nil, usdtABI.PackMint(custAddr, big.NewInt(1e12)), 200_000); err != nil {
+		t.Fatal(err)
+	}
+
+	// A webhook receiver that verifies signatures.
+	var mu sync.Mutex
+	success := map[string]string{} // orderNo → paidAmount of a SUCCESS webhook
+	var whKey string
+	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		key := whKey
+		mu.Unlock()
+		ev, _, err := client.VerifyWebhook(r, key)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+		if ev.Status == "SUCCESS" {
+			mu.Lock()
+			success[ev.OrderNo], _ = ev.Fields["paidAmount"].(string)
+			mu.Unlock()
+		}
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hook.Serve(ln)
+	defer hook.Close()
+
+	data := t.TempDir()
+	m := cli(t, "merchant", "create", "--data", data, "--name", "Kill Shop")
+	mu.Lock()
+	whKey = m["webhookKey"]
+	mu.Unlock()
+	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", "http://"+ln.Addr().String()+"/hook")
+	cli(t, "contract", "create", "--data", data, "--merchant", m["merchantId"], "--chain", "ETH",
+		"--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+		"--deposit-factory", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+		"--deposit-implementation", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+	registry := filepath.Join(data, "registry.json")
+	reg, _ := json.Marshal(map[string]any{
+		"networks": []any{map[string]any{"chainId": "ETH", "evmChainId": devchain.ChainIDETH, "confirmations": 2}},
+		"tokens":   []any{map[string]any{"chainId": "ETH", "symbol": "USDT", "contractAddress": usdt.Hex()}},
+	})
+	if err := os.WriteFile(registry, reg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"CASHIER_MODE=sandbox", "CASHIER_ETH_RPC=" + chain.URL, "CASHIER_REGISTRY=" + registry,
+		"CASHIER_WATCH_INTERVAL=30ms", "CASHIER_RATE_PER_ENDPOINT=100000", "CASHIER_RATE_PER_KEY=100000", "CASHIER_RATE_PER_IP=100000",
+		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
+	var base string
+	serve := func() *proc {
+		p := start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")
+		waitFor(t, "serve", 30*time.Second, func() bool {
+			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
+			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
+			base = s
+			return ok
+		})
+		return p
+	}
+	kill := func(p *proc) {
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		<-p.done
+		p.done <- nil
+	}
+
+	p := serve()
+	const n = 12
+	addrs := make([]string, n)
+	sdk := client.New(base, m["apiKey"], m["secretKey"])
+	for i := range n {
+		no := fmt.Sprintf("KP-%d", i)
+		if _, err := sdk.CreateCollection(ctx, client.CollectionRequest{CashierID: c["cashierId"], OrderNo: no,
+			Amount: "1.50", Symbol: "USDT", ChainID: "ETH"}); err != nil {
+			t.Fatal(err)
+		}
+		d, err := sdk.CollectionDetail(ctx, no)
+		if err != nil {
+			t.Fatal(err)
+		}
+		addrs[i] = d.Address
+	}
+
+	pay := func(i int) {
+		to := common.HexToAddress(addrs[i])
+		if _, err := chain.Transact(ctx, customer, &usdt, nil, usdtABI.PackTransfer(to, big.NewInt(1_500_000)), 200_000); err != nil {
+			t.Error(err)
+		}
+	}
+	// Payments go on while the service is killed and restarted at random.
+	paid := make(chan struct{})
+	go func() {
+		defer close(paid)
+		for i := range n - 1 {
+			pay(i)
+			time.Sleep(time.Duration(rand.IntN(120)) * time.Millisecond)
+		}
+	}()
+	for k := 0; k < 4; k++ {
+		time.Sleep(time.Duration(50+rand.IntN(400)) * time.Millisecond)
+		kill(p)
+		p = serve()
+	}
+	<-paid
+	// One payment while the service is down.
+	kill(p)
+	pay(n - 1)
+	chain.Commit()
+	chain.Commit() // confirmations for the last payment
+	p = serve()
+	sdk = client.New(base, m["apiKey"], m["secretKey"])
+
+	waitFor(t, "every order paid", 60*time.Second, func() bool {
+		for i := range n {
+			d, err := sdk.CollectionDetail(ctx, fmt.Sprintf("KP-%d", i))
+			if err != nil || d.Status != "SUCCESS" {
+				return false
+			}
+		}
+		return true
+	})
+	for i := range n {
+		no := fmt.Sprintf("KP-%d", i)
+		d, err := sdk.CollectionDetail(ctx, no)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.PaidAmount != "1.50" || len(d.Payments) != 1 || d.Payments[0].Status != "CONFIRMED" || d.Payments[0].Effect != "CREDITED" {
+			t.Errorf("%s: paid %s, payments %+v", no, d.PaidAmount, d.Payments)
+		}
+	}
+	waitFor(t, "a SUCCESS webhook per order", 60*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(success) == n
+	})
+	mu.Lock()
+	for no, amt := range success {
+		if amt != "1.50" {
+			t.Errorf("%s: SUCCESS webhook with paidAmount %s", no, amt)
+		}
+	}
+	mu.Unlock()
+	p.stop(t)
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/app"
+	"github.com/stablecashier/cashier/config"
+)
+
+// collectionCancel is the operator's cancel of a PENDING collection order;
+// it works beside a running serve on the same data directory (the store
+// takes the write lock per transaction) and the running service delivers
+// the CANCELLED webhook it queues.
+func collectionCancel(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("collection cancel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var orderNo, merchantID string
+	fs.StringVar(&orderNo, "order", "", "the merchant's order number (required)")
+	fs.StringVar(&merchantID, "merchant", "", "merchant id (required)")
+	cfg := config.Default()
+	rest, err := cfg.Load(fs, args, getenv)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("collection cancel: unexpected arguments %q", rest)
+	}
+	if orderNo == "" || merchantID == "" {
+		return fmt.Errorf("--order and --merchant are required")
+	}
+	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, stderr)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	o, err := svc.Orders.CancelCollectionByOrderNo(ctx, merchantID, orderNo)
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]any{
+		"orderNo": o.OrderNo, "orderId": o.ID, "merchantId": o.MerchantID, "status": o.Status,
+		"paidAmount": cashier.FormatAmount(o.PaidAmount, o.Decimals), "updateTime": o.UpdatedAt.UnixMilli(),
+	})
+}

@@ -1,0 +1,50 @@
+package watch_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/watch"
+)
+
+// An unpaid order turns EXPIRED within a second of its expireTime, with
+// its webhook event, and an order that is still in time is left alone.
+func TestExpiryWithinASecond(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := newRig(t, rigOptions{confirmations: 1})
+	r.svc.Orders.Config.CollectionTTL = 1500 * time.Millisecond
+	soon := r.order(t, "1.00")
+	r.svc.Orders.Config.CollectionTTL = time.Hour
+	later := r.order(t, "1.00")
+	done := make(chan struct{})
+	go func() { (&watch.Expirer{Orders: r.svc.Orders}).Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	for {
+		o, _ := r.reload(t, soon.ID)
+		if o.Status == cashier.CollectionExpired {
+			if late := time.Since(soon.ExpireAt); late > time.Second {
+				t.Fatalf("expired %v after expireTime", late)
+			}
+			if o.UpdatedAt.Before(soon.ExpireAt) {
+				t.Fatalf("expired at %v, before its expiry %v", o.UpdatedAt, soon.ExpireAt)
+			}
+			break
+		}
+		if time.Since(soon.ExpireAt) > time.Second {
+			t.Fatalf("still %s %v after expireTime", o.Status, time.Since(soon.ExpireAt))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	evs, err := r.svc.Store.Events(ctx, cashier.EventFilter{OrderID: soon.ID})
+	must(t, err)
+	if len(evs) != 2 || evs[0].Status != "EXPIRED" {
+		t.Fatalf("events %+v", evs)
+	}
+	if o, _ := r.reload(t, later.ID); o.Status != cashier.CollectionPending {
+		t.Fatalf("the later order is %s", o.Status)
+	}
+}

@@ -1,0 +1,344 @@
+// Package watch follows each network's chain for payments to collection
+// orders: one Watcher loop per network reads token Transfer events by block
+// range, matches their recipients against the deposit-address index, and
+// hands seen and confirmed transfers to the orders service, which records
+// them and moves the orders in one transaction with the cursor. The
+// Expirer expires unpaid orders on time.
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
+)
+
+// Scanner is the chain access a watcher needs: the head, block hashes, and
+// every Transfer of some tokens in a block range (evm.Client and
+// tron.Client provide it).
+type Scanner interface {
+	Head(ctx context.Context) (cashier.BlockRef, error)
+	BlockByNumber(ctx context.Context, n uint64) (cashier.BlockRef, error)
+	TokenTransfers(ctx context.Context, tokens []string, from, to uint64) ([]cashier.Transfer, error)
+}
+
+// Config is one network's watcher configuration.
+type Config struct {
+	Chain         cashier.Chain
+	Tokens        []string // token contracts watched, in the network's text form
+	Confirmations uint64   // depth (block included) at which a transfer is final; at least 1
+	Chunk         uint64   // blocks per scan; default 1000
+	Interval      time.Duration
+	BackoffBase   time.Duration // first pause after a failed round; default 500ms
+	BackoffMax    time.Duration // longest pause; default 30s
+	// StartBlock is where a watcher with no stored cursor begins; 0 starts
+	// at the confirmed tip of the first head it reads.
+	StartBlock uint64
+}
+
+func (c *Config) defaults() {
+	if c.Confirmations == 0 {
+		c.Confirmations = 1
+	}
+	if c.Chunk == 0 {
+		c.Chunk = 1000
+	}
+	if c.Interval <= 0 {
+		c.Interval = time.Second
+	}
+	if c.BackoffBase <= 0 {
+		c.BackoffBase = 500 * time.Millisecond
+	}
+	if c.BackoffMax < c.BackoffBase {
+		c.BackoffMax = max(30*time.Second, c.BackoffBase)
+	}
+}
+
+// Watcher follows one network.
+type Watcher struct {
+	cfg    Config
+	chain  Scanner
+	store  cashier.Reader
+	orders *orders.Service
+	log    *slog.Logger
+
+	lastHead uint64 // head of the last applied tail, to skip idle rounds
+}
+
+// New returns a watcher of cfg.Chain reading chain and writing through svc
+// (whose Store it also reads).
+func New(cfg Config, chain Scanner, svc *orders.Service, log *slog.Logger) *Watcher {
+	cfg.defaults()
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Watcher{cfg: cfg, chain: chain, store: svc.Store, orders: svc, log: log.With("chain", string(cfg.Chain))}
+}
+
+// Run follows the chain until ctx ends. A failed round (node errors that
+// the client's own retries and failover across URLs did not overcome, a
+// partial answer, a database error) is logged and retried after a
+// jittered, growing pause; nothing of a failed range is applied, and the
+// stored cursor makes the next round start where the last applied one
+// ended, so no block is skipped.
+func (w *Watcher) Run(ctx context.Context) error {
+	fails := 0
+	for {
+		err := w.Round(ctx)
+		wait := w.cfg.Interval
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			fails++
+			wait = backoff(w.cfg.BackoffBase, w.cfg.BackoffMax, fails)
+			w.log.Warn("chain watch round failed", "err", err, "failures", fails, "retryIn", wait.String())
+		default:
+			if fails > 0 {
+				w.log.Info("chain watch recovered", "after", fails)
+			}
+			fails = 0
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// backoff is a full-jitter exponential pause for the n-th failure in a row.
+func backoff(base, maxWait time.Duration, n int) time.Duration {
+	d := base
+	for i := 1; i < n && d < maxWait; i++ {
+		d *= 2
+	}
+	d = min(d, maxWait)
+	return d/2 + rand.N(d/2+1)
+}
+
+// Round brings the watcher up to the chain's current head: confirmed
+// ranges first (crediting orders), then the unconfirmed tail (seen only).
+func (w *Watcher) Round(ctx context.Context) error {
+	head, err := w.chain.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("head: %w", err)
+	}
+	cur, err := w.store.Cursor(ctx, w.cfg.Chain)
+	if err != nil {
+		return err
+	}
+	var safe uint64 // highest block with enough confirmations
+	if head.Number+1 >= w.cfg.Confirmations {
+		safe = head.Number + 1 - w.cfg.Confirmations
+	}
+	if cur.UpdatedAt.IsZero() {
+		cur = w.firstCursor(safe)
+		if cur.Confirmed > 0 {
+			b, err := w.chain.BlockByNumber(ctx, cur.Confirmed)
+			if err != nil {
+				return fmt.Errorf("block %d: %w", cur.Confirmed, err)
+			}
+			cur.ConfirmedHash = b.Hash
+		}
+		// Stored at once, so a restart resumes here rather than at genesis.
+		cur.Head = head.Number
+		if err := w.orders.ApplyConfirmed(ctx, w.cfg.Chain, cur.Confirmed+1, cur.Confirmed, nil, cur); err != nil {
+			return err
+		}
+		w.log.Info("chain watch starts", "from", cur.Confirmed+1)
+	} else if cur, err = w.checkCursor(ctx, cur, head); err != nil {
+		return err
+	}
+	for from := cur.Confirmed + 1; from <= safe; {
+		to := min(safe, from+w.cfg.Chunk-1)
+		got, err := w.scan(ctx, from, to)
+		if err != nil {
+			return err
+		}
+		end, err := w.chain.BlockByNumber(ctx, to)
+		if err != nil {
+			return fmt.Errorf("block %d: %w", to, err)
+		}
+		next := cashier.ChainCursor{Confirmed: to, ConfirmedHash: end.Hash, Head: head.Number}
+		if err := w.orders.ApplyConfirmed(ctx, w.cfg.Chain, from, to, got, next); err != nil {
+			return fmt.Errorf("apply blocks %d-%d: %w", from, to, err)
+		}
+		if len(got) > 0 {
+			w.log.Info("confirmed transfers", "from", from, "to", to, "transfers", len(got))
+		}
+		from = to + 1
+	}
+	// The unconfirmed tail is scanned whole every round: a reorg inside it
+	// simply shows up as transfers that are no longer there (dropped) or
+	// are in another block.
+	if head.Number == w.lastHead {
+		// Nothing new on top. Only seen transfers could still vanish in a
+		// reorg at the same height; without any, the round is idle (no
+		// rescan and no write: nodes are rate-limited, TRON's per block).
+		seen, err := w.store.SeenPayments(ctx, w.cfg.Chain)
+		if err != nil {
+			return err
+		}
+		if len(seen) == 0 {
+			return nil
+		}
+	}
+	var got []orders.Received
+	if safe < head.Number {
+		if got, err = w.scan(ctx, safe+1, head.Number); err != nil {
+			return err
+		}
+	}
+	if err := w.orders.ApplySeen(ctx, w.cfg.Chain, safe+1, head.Number, got); err != nil {
+		return err
+	}
+	w.lastHead = head.Number
+	return nil
+}
+
+func (w *Watcher) firstCursor(safe uint64) cashier.ChainCursor {
+	c := cashier.ChainCursor{Chain: w.cfg.Chain, Confirmed: safe}
+	if w.cfg.StartBlock > 0 {
+		c.Confirmed = min(w.cfg.StartBlock-1, safe)
+	}
+	return c
+}
+
+// checkCursor notices a reorg deeper than the confirmation depth: the
+// block the cursor stands on is no longer canonical. The cursor then
+// rewinds twice the confirmation depth and the blocks are scanned again;
+// transfers recorded already are recognised by their key and never
+// credited twice.
+func (w *Watcher) checkCursor(ctx context.Context, cur cashier.ChainCursor, head cashier.BlockRef) (cashier.ChainCursor, error) {
+	if cur.ConfirmedHash == "" || cur.Confirmed == 0 {
+		return cur, nil
+	}
+	if cur.Confirmed <= head.Number {
+		b, err := w.chain.BlockByNumber(ctx, cur.Confirmed)
+		if err != nil {
+			return cur, fmt.Errorf("block %d: %w", cur.Confirmed, err)
+		}
+		if strings.EqualFold(b.Hash, cur.ConfirmedHash) {
+			return cur, nil
+		}
+	}
+	back := 2 * w.cfg.Confirmations
+	old := cur.Confirmed
+	cur.Confirmed -= min(back, cur.Confirmed)
+	cur.ConfirmedHash = ""
+	w.log.Error("reorg deeper than the confirmation depth: rescanning", "block", old, "rewindTo", cur.Confirmed)
+	return cur, nil
+}
+
+// scan reads blocks [from, to] and keeps the transfers to deposit
+// addresses of collection orders, with their block hash and time.
+func (w *Watcher) scan(ctx context.Context, from, to uint64) ([]orders.Received, error) {
+	all, err := w.chain.TokenTransfers(ctx, w.cfg.Tokens, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("transfers %d-%d: %w", from, to, err)
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	seen := map[string]bool{}
+	var addrs []string
+	for _, t := range all {
+		if t.Amount == nil || t.Amount.Sign() == 0 {
+			continue // zero transfers are address-poisoning spam, never a payment
+		}
+		if !seen[t.To] {
+			seen[t.To] = true
+			addrs = append(addrs, t.To)
+		}
+	}
+	sort.Strings(addrs)
+	os, err := w.store.CollectionsByAddress(ctx, w.cfg.Chain, addrs)
+	if err != nil {
+		return nil, err
+	}
+	byAddr := make(map[string]string, len(os))
+	for _, o := range os {
+		byAddr[o.DepositAddress] = o.ID
+	}
+	var got []orders.Received
+	blocks := map[uint64]cashier.BlockRef{}
+	for _, t := range all {
+		id, ok := byAddr[t.To]
+		if !ok || t.Amount == nil || t.Amount.Sign() == 0 {
+			continue
+		}
+		if t.BlockHash == "" || t.BlockTime.IsZero() {
+			b, ok := blocks[t.BlockNumber]
+			if !ok {
+				if b, err = w.chain.BlockByNumber(ctx, t.BlockNumber); err != nil {
+					return nil, fmt.Errorf("block %d: %w", t.BlockNumber, err)
+				}
+				blocks[t.BlockNumber] = b
+			}
+			if t.BlockHash == "" {
+				t.BlockHash = b.Hash
+			}
+			if t.BlockTime.IsZero() {
+				t.BlockTime = b.Time
+			}
+		}
+		t.Chain = w.cfg.Chain
+		got = append(got, orders.Received{Transfer: t, OrderID: id})
+	}
+	return got, nil
+}
+
+// Expirer moves PENDING collection orders to EXPIRED once their expiry has
+// passed, reading only the expiry index.
+type Expirer struct {
+	Orders   *orders.Service
+	Interval time.Duration // how often it looks; default 200ms
+	Batch    int           // orders per transaction; default 500
+	Log      *slog.Logger
+}
+
+// Run expires orders until ctx ends.
+func (e *Expirer) Run(ctx context.Context) error {
+	interval, batch := e.Interval, e.Batch
+	if interval <= 0 {
+		interval = 200 * time.Millisecond
+	}
+	if batch <= 0 {
+		batch = 500
+	}
+	log := e.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		for {
+			n, err := e.Orders.ExpireDue(ctx, batch)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				log.Warn("expiring collection orders failed", "err", err)
+			}
+			if n > 0 {
+				log.Info("collection orders expired", "count", n)
+			}
+			if err != nil || n < batch {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
