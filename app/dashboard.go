@@ -87,3 +87,11 @@ func (r reviewer) Refuse(ctx context.Context, id, reason string) error {
 	_, err := r.svc.RefusePayout(ctx, id, reason)
 	return err
 }
+
+func (r reviewer) Policy(ctx context.Context, merchantID string) (*cashier.ReviewPolicy, error) {
+	return r.svc.Store.ReviewPolicy(ctx, merchantID)
+}
+
+func (r reviewer) SetPolicy(ctx context.Context, merchantID, mode, above string) (*cashier.ReviewPolicy, error) {
+	return r.svc.SetReviewPolicy(ctx, merchantID, cashier.ReviewMode(mode), above)
+}

@@ -385,6 +385,35 @@ func (s *Server) apiRoutes() {
 		}
 		return s.done(w, r, "review."+in.Action, map[string]any{"action": in.Action, "ids": in.IDs})
 	})
+	s.api("GET "+apiPrefix+"review/policy", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		mid, err := s.merchantOf(r.Context(), a, r.URL.Query().Get("merchantId"))
+		if err != nil {
+			return nil, err
+		}
+		if s.Reviewer == nil {
+			return nil, cashier.Errorf(cashier.EInternal, "payout review is not available")
+		}
+		p, err := s.Reviewer.Policy(r.Context(), mid)
+		if err != nil {
+			return nil, err
+		}
+		return policyJSON(p), nil
+	})
+	s.api("POST "+apiPrefix+"review/policy", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in struct {
+			MerchantID string `json:"merchantId"`
+			Mode       string `json:"mode"`
+			Above      string `json:"above"`
+		}
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		p, err := s.SetReviewPolicy(r.Context(), a, in.MerchantID, in.Mode, in.Above)
+		if err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "policy.saved", policyJSON(p))
+	})
 	s.api("GET "+apiPrefix+"audit", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		es, err := s.audit(r, a)
 		if err != nil {
@@ -556,3 +585,7 @@ func (s *Server) eventsJSON(r *http.Request, merchantID, orderID string) ([]map[
 // APIRoutes lists the admin API's "METHOD /path" patterns (for the
 // OpenAPI check).
 func (s *Server) APIRoutes() []string { return append([]string(nil), s.apiPatterns...) }
+
+func policyJSON(p *cashier.ReviewPolicy) map[string]any {
+	return map[string]any{"merchantId": p.MerchantID, "mode": p.Mode, "above": p.Above, "updatedAt": ms(p.UpdatedAt)}
+}

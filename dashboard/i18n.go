@@ -38,6 +38,9 @@ var messages = map[string]map[string]string{
 		"notice.keys.revoked": "API key revoked.", "notice.cashier.saved": "Cashier saved.", "notice.test.ok": "The receiver confirmed the test event.",
 		"notice.test.failed": "The receiver did not confirm the test event.", "notice.contract.saved": "Contract registered.",
 		"notice.event.resent": "Event queued for delivery.", "notice.review.approve": "Payouts approved.",
+		"policy": "Payout review policy", "policy.mode": "Review", "policy.above": "Amount (mode above)",
+		"policy.help":          "default: balance-mode payouts wait for review, allowance-mode payouts do not; always; never; above: payouts above the amount.",
+		"notice.policy.saved":  "Review policy saved.",
 		"notice.review.refuse": "Payouts refused.", "notice.network.saved": "Network status saved.", "notice.account.saved": "Account saved.",
 	},
 	"zh": {
@@ -75,6 +78,9 @@ var messages = map[string]map[string]string{
 		"notice.keys.revoked": "API 密钥已吊销。", "notice.cashier.saved": "收银台已保存。", "notice.test.ok": "接收方已确认测试事件。",
 		"notice.test.failed": "接收方未确认测试事件。", "notice.contract.saved": "合约已登记。",
 		"notice.event.resent": "事件已排队重新投递。", "notice.review.approve": "代付已批准。",
+		"policy": "代付审核策略", "policy.mode": "审核", "policy.above": "金额（above 模式）",
+		"policy.help":          "default：余额模式代付需审核，授权模式不需要；always：全部；never：不审核；above：超过该金额的代付。",
+		"notice.policy.saved":  "审核策略已保存。",
 		"notice.review.refuse": "代付已拒绝。", "notice.network.saved": "网络状态已保存。", "notice.account.saved": "账户已保存。",
 	},
 }

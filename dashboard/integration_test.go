@@ -232,3 +232,30 @@ func TestCollectionDetailShowsPayments(t *testing.T) {
 		t.Fatalf("detail page lacks the payment")
 	}
 }
+
+func TestReviewPolicy(t *testing.T) {
+	e := newEnv(t, nil)
+	rev := e.signIn("reviewer@one.example")
+	if st, _ := rev.post("/dashboard/api/review/policy", map[string]any{"mode": "never"}, rev.csrf); st != 403 {
+		t.Fatalf("reviewer set the policy: %d", st)
+	}
+	owner := e.signIn("owner@one.example")
+	for _, bad := range []map[string]any{{"mode": "sometimes"}, {"mode": "above"}, {"mode": "always", "above": "5"}, {"mode": "above", "above": "-1"}} {
+		if st, _ := owner.post("/dashboard/api/review/policy", bad, owner.csrf); st != 400 {
+			t.Errorf("%v: %d, want 400", bad, st)
+		}
+	}
+	if st, out := owner.post("/dashboard/api/review/policy", map[string]any{"mode": "above", "above": "500"}, owner.csrf); st != 200 {
+		t.Fatalf("set: %d %v", st, out)
+	}
+	var p struct{ Data map[string]any }
+	rev.getJSON("/dashboard/api/review/policy", &p)
+	if p.Data["mode"] != "above" || p.Data["above"] != "500" {
+		t.Fatalf("policy %v", p.Data)
+	}
+	other := e.signIn("owner@two.example")
+	other.getJSON("/dashboard/api/review/policy", &p)
+	if p.Data["mode"] != "default" {
+		t.Fatalf("another merchant's policy changed: %v", p.Data)
+	}
+}

@@ -21,6 +21,10 @@ type Reviewer interface {
 	// Approve releases one payout to execution; Refuse refuses it.
 	Approve(ctx context.Context, id string) error
 	Refuse(ctx context.Context, id, reason string) error
+	// Policy reads and SetPolicy checks and stores a merchant's review
+	// policy (mode default, always, never or above with an amount).
+	Policy(ctx context.Context, merchantID string) (*cashier.ReviewPolicy, error)
+	SetPolicy(ctx context.Context, merchantID, mode, above string) (*cashier.ReviewPolicy, error)
 }
 
 // Provisioner creates credentials and contract records by the same rules
@@ -349,6 +353,31 @@ func maxZero(v *big.Int) *big.Int {
 		return new(big.Int)
 	}
 	return v
+}
+
+// SetReviewPolicy changes which of the merchant's payouts wait for review.
+func (s *Server) SetReviewPolicy(ctx context.Context, a *actor, merchantID, mode, above string) (*cashier.ReviewPolicy, error) {
+	if !a.can(OpReviewPolicy) {
+		return nil, errForbidden
+	}
+	if s.Reviewer == nil {
+		return nil, cashier.Errorf(cashier.EInternal, "payout review is not available")
+	}
+	mid, err := s.merchantOf(ctx, a, merchantID)
+	if err != nil {
+		return nil, err
+	}
+	var p *cashier.ReviewPolicy
+	// The payout service stores the policy in its own transaction; the
+	// audit entry follows it.
+	if p, err = s.Reviewer.SetPolicy(ctx, mid, strings.TrimSpace(mode), strings.TrimSpace(above)); err != nil {
+		return nil, err
+	}
+	detail := "mode=" + string(p.Mode)
+	if p.Above != "" {
+		detail += " above=" + p.Above
+	}
+	return p, s.change(ctx, a, OpReviewPolicy, mid, mid, detail, nil)
 }
 
 // SetTOTP turns the user's own second factor on (secret and a code from

@@ -205,7 +205,14 @@ func (s *Server) routes() {
 		for _, k := range ks {
 			contracts = append(contracts, s.contractJSON(r, &k))
 		}
-		p.Data = map[string]any{"Merchant": m, "Cashiers": cs, "Contracts": contracts, "Chains": cashier.Chains}
+		var policy *cashier.ReviewPolicy
+		if s.Reviewer != nil {
+			if policy, err = s.Reviewer.Policy(r.Context(), m.ID); err != nil {
+				return "", err
+			}
+		}
+		p.Data = map[string]any{"Merchant": m, "Cashiers": cs, "Contracts": contracts, "Chains": cashier.Chains, "Policy": policy,
+			"Modes": []string{"default", "always", "never", "above"}}
 		return "integration", nil
 	})
 	s.page("GET "+Prefix+"collections", "nav.collections", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {

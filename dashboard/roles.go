@@ -19,17 +19,18 @@ const (
 	OpAuditRead      Op = "audit.read"      // read the audit log
 	OpNetworkState   Op = "network.state"   // put a network in or out of maintenance
 	OpOwnAccount     Op = "account.update"  // one's own second factor
+	OpReviewPolicy   Op = "review.policy"   // which payouts wait for review
 )
 
 // roleOps is the role → allowed operations table.
 var roleOps = map[cashier.Role][]Op{
 	cashier.RoleOwner: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpContractCreate,
-		OpEventResend, OpReview, OpAuditRead, OpOwnAccount},
+		OpEventResend, OpReview, OpAuditRead, OpOwnAccount, OpReviewPolicy},
 	cashier.RoleDeveloper: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpEventResend, OpOwnAccount},
 	cashier.RoleReviewer:  {OpView, OpReview, OpOwnAccount},
 	cashier.RoleViewer:    {OpView, OpOwnAccount},
 	cashier.RoleOperator: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpContractCreate,
-		OpEventResend, OpReview, OpAuditRead, OpNetworkState, OpOwnAccount},
+		OpEventResend, OpReview, OpAuditRead, OpNetworkState, OpOwnAccount, OpReviewPolicy},
 }
 
 // Can reports whether role may run op.

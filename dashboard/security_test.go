@@ -6,10 +6,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/dashboard"
 )
 
 func TestSessionCookieFlags(t *testing.T) {
@@ -253,5 +255,33 @@ func TestSignedOutGetsNothing(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/dashboard/signin" {
 		t.Fatalf("page without session: %d %s", res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+func TestSecondFactor(t *testing.T) {
+	e := newEnv(t, nil)
+	u := e.signIn("developer@one.example")
+	secret := []byte("0123456789abcdefghij")
+	b32 := dashboard.TOTPSecretText(secret)
+	if st, _ := u.post("/dashboard/api/account/totp", map[string]any{"secret": b32, "code": "000000"}, u.csrf); st != 400 {
+		t.Fatalf("wrong code turned TOTP on: %d", st)
+	}
+	code := dashboard.TOTPCode(secret, time.Now())
+	if st, out := u.post("/dashboard/api/account/totp", map[string]any{"secret": b32, "code": code}, u.csrf); st != 200 {
+		t.Fatalf("turn on: %d %v", st, out)
+	}
+	if _, res := e.trySignIn("developer@one.example", testPassword, ""); res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("sign-in without the code: %d", res.StatusCode)
+	}
+	// An hour-old code is outside the ±30 s window.
+	if _, res := e.trySignIn("developer@one.example", testPassword, dashboard.TOTPCode(secret, time.Now().Add(-time.Hour))); res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("sign-in with an old code: %d", res.StatusCode)
+	}
+	if _, res := e.trySignIn("developer@one.example", testPassword, dashboard.TOTPCode(secret, time.Now())); res.StatusCode != http.StatusOK {
+		t.Fatalf("sign-in with the code: %d", res.StatusCode)
+	}
+	usr, _ := e.svc.Store.UserByEmail(context.Background(), "developer@one.example")
+	if string(usr.TOTPSecret) != string(secret) {
+		t.Fatal("stored secret differs")
 	}
 }

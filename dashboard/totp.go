@@ -44,6 +44,10 @@ func totpAt(h func() hash.Hash, key []byte, t time.Time, digits int) string {
 	return hotp(h, key, uint64(t.Unix())/uint64(totpStep/time.Second), digits)
 }
 
+// TOTPCode is the 6-digit code of secret at t, as an authenticator app
+// shows it.
+func TOTPCode(secret []byte, t time.Time) string { return totpAt(sha1.New, secret, t, totpDigits) }
+
 // CheckTOTP reports whether code is valid for secret at now.
 func CheckTOTP(secret []byte, code string, now time.Time) bool {
 	code = strings.TrimSpace(code)
