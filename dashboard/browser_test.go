@@ -29,7 +29,7 @@ import (
 // sign in, rotate keys and use them, set a webhook URL and test it, close a
 // cashier, review payouts and see them executed, find an order by txId.
 // A screenshot of every page goes to $CASHIER_ARTIFACTS (default
-// .artifacts/ at the repository root, git-ignored).
+// artifacts/ at the repository root, git-ignored).
 
 func chromiumPath(t *testing.T) string {
 	t.Helper()
@@ -46,7 +46,7 @@ func chromiumPath(t *testing.T) string {
 func artifacts(t *testing.T) string {
 	dir := os.Getenv("CASHIER_ARTIFACTS")
 	if dir == "" {
-		dir = filepath.Join("..", ".artifacts")
+		dir = filepath.Join("..", "artifacts")
 	}
 	dir = filepath.Join(dir, "dashboard")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -38,6 +38,12 @@ const testPassword = "correct horse battery staple"
 
 func newEnv(t *testing.T, mutate func(*config.Config)) *env {
 	t.Helper()
+	return newEnvClock(t, mutate, cashier.SystemClock{})
+}
+
+// newEnvClock is newEnv with the service on clock.
+func newEnvClock(t *testing.T, mutate func(*config.Config), clock cashier.Clock) *env {
+	t.Helper()
 	cfg := config.Default()
 	cfg.Data = t.TempDir()
 	cfg.Mode = "sandbox"
@@ -46,7 +52,7 @@ func newEnv(t *testing.T, mutate func(*config.Config)) *env {
 		mutate(&cfg)
 	}
 	ctx := context.Background()
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, io.Discard)
+	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Clock: clock}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +61,6 @@ func newEnv(t *testing.T, mutate func(*config.Config)) *env {
 	e.srv = httptest.NewServer(svc.Handler)
 	t.Cleanup(e.srv.Close)
 
-	clock := cashier.SystemClock{}
 	for i, name := range []string{"One Shop", "Two Shop"} {
 		m, err := app.NewMerchant(name, clock)
 		if err != nil {
