@@ -15,6 +15,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/dashboard"
 	cashierhttp "github.com/stablecashier/cashier/http"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sign"
@@ -43,6 +44,7 @@ type Service struct {
 	Chains     map[cashier.Chain]cashier.ChainClient
 	Clock      cashier.Clock
 	Logger     *slog.Logger
+	Dashboard  *dashboard.Server
 	Watchers   []*watch.Watcher // one per network with a node
 	Expirer    *watch.Expirer
 	Sweepers   []*sweep.Sweeper // one per network with a node and a sweeper key
@@ -126,6 +128,9 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	}
 	s.Handler, err = cashierhttp.NewServer(httpCfg, s.Orders, s.Store, s.Registry, s.Clock, s.Logger.With("component", "http"))
 	if err != nil {
+		return nil, err
+	}
+	if err := s.mountDashboard(httpCfg.TrustedProxies); err != nil {
 		return nil, err
 	}
 	ok = true

@@ -46,22 +46,23 @@ type Config struct {
 	TRONAPI    string
 	TRONAPIKey string
 
-	LateWindow       time.Duration // after expiry, how long a full payment still completes an order
-	WatchInterval    time.Duration // pause between chain watcher rounds
-	ScanChunk        int           // blocks per transfer scan query
-	ServiceKeys      string        // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
-	WebhookSignature string        // Signature-V2 scheme: raw or sorted
-	WebhookBody      string        // body value types: typed or strings
-	IPv6Prefix       int           // rate-limit bucket of an IPv6 client: its /N prefix
-	SweepMin         string        // smallest batch worth a sweep's gas, whole tokens; "0" sweeps any amount
-	SweepInterval    time.Duration // pause between sweep rounds; 0 turns sweeping off
-	PayoutBatchSize  int           // most orders per payout contract call
-	PayoutWindow     time.Duration // how long a partial payout batch waits for more orders
-	PayoutMinGas     string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
-	MaxInFlight      int           // API requests handled at once; more are refused with 503
-	WriteQueue       int           // writes waiting for the database writer; more are refused with 503
-	CacheTTL         time.Duration // how long a cached merchant, cashier or contract is trusted
-	PprofAddr        string        // listen address of the profiling endpoint; empty: off
+	LateWindow            time.Duration // after expiry, how long a full payment still completes an order
+	WatchInterval         time.Duration // pause between chain watcher rounds
+	ScanChunk             int           // blocks per transfer scan query
+	ServiceKeys           string        // CHAIN.ROLE=HEX,… (signer, executor, sweeper); env only
+	WebhookSignature      string        // Signature-V2 scheme: raw or sorted
+	WebhookBody           string        // body value types: typed or strings
+	IPv6Prefix            int           // rate-limit bucket of an IPv6 client: its /N prefix
+	SweepMin              string        // smallest batch worth a sweep's gas, whole tokens; "0" sweeps any amount
+	SweepInterval         time.Duration // pause between sweep rounds; 0 turns sweeping off
+	PayoutBatchSize       int           // most orders per payout contract call
+	PayoutWindow          time.Duration // how long a partial payout batch waits for more orders
+	PayoutMinGas          string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
+	MaxInFlight           int           // API requests handled at once; more are refused with 503
+	WriteQueue            int           // writes waiting for the database writer; more are refused with 503
+	CacheTTL              time.Duration // how long a cached merchant, cashier or contract is trusted
+	PprofAddr             string        // listen address of the profiling endpoint; empty: off
+	DashboardSecureCookie string
 }
 
 // Default is the configuration before flags and environment.
@@ -89,20 +90,21 @@ func Default() Config {
 		WebhookWorkers:  16,
 		WebhookLease:    2 * time.Minute,
 
-		LateWindow:       7 * 24 * time.Hour,
-		WatchInterval:    time.Second,
-		ScanChunk:        1000,
-		WebhookSignature: "raw",
-		WebhookBody:      "typed",
-		IPv6Prefix:       64,
-		SweepMin:         "10",
-		SweepInterval:    time.Minute,
-		PayoutBatchSize:  100,
-		PayoutWindow:     2 * time.Second,
-		PayoutMinGas:     "ETH=0.005,ARB=0.0005,TRON=100",
-		MaxInFlight:      64,
-		WriteQueue:       1024,
-		CacheTTL:         time.Second,
+		LateWindow:            7 * 24 * time.Hour,
+		WatchInterval:         time.Second,
+		ScanChunk:             1000,
+		WebhookSignature:      "raw",
+		WebhookBody:           "typed",
+		IPv6Prefix:            64,
+		SweepMin:              "10",
+		SweepInterval:         time.Minute,
+		PayoutBatchSize:       100,
+		PayoutWindow:          2 * time.Second,
+		PayoutMinGas:          "ETH=0.005,ARB=0.0005,TRON=100",
+		MaxInFlight:           64,
+		WriteQueue:            1024,
+		CacheTTL:              time.Second,
+		DashboardSecureCookie: "auto",
 	}
 }
 
@@ -151,6 +153,7 @@ func (c *Config) Validate() error {
 		{"log-level", c.LogLevel, []string{"debug", "info", "warn", "error"}},
 		{"webhook-signature", c.WebhookSignature, []string{"raw", "sorted"}},
 		{"webhook-body", c.WebhookBody, []string{"typed", "strings"}},
+		{"dashboard-secure-cookie", c.DashboardSecureCookie, []string{"auto", "true", "false"}},
 	}
 	for _, ch := range choices {
 		found := false
@@ -284,5 +287,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_WRITE_QUEUE", "write-queue", "writes waiting for the database writer; beyond it API requests get 503 with Retry-After", num(&c.WriteQueue)),
 		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
+		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
 	}
 }

@@ -1,15 +1,15 @@
 package http
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/api"
 )
 
-// handleCashierInfo answers for an inactive cashier too, with status
-// "inactive": the status field exists to say so (ERROR_000102 is kept for
-// operations that need an open cashier).
+// handleCashierInfo answers ERROR_000102 for a cashier its merchant closed
+// in the dashboard: the interface's code for exactly this.
 func (s *server) handleCashierInfo(w http.ResponseWriter, r *http.Request, c *call) error {
 	f := newFields(c.params, "", s.cfg.UnknownFields, cashierInfoFields...)
 	id := f.str("cashierId", true)
@@ -27,6 +27,9 @@ func (s *server) handleCashierInfo(w http.ResponseWriter, r *http.Request, c *ca
 	}
 	if k.MerchantID != c.merchant.ID {
 		return notFound // another merchant's cashier is not disclosed
+	}
+	if k.Status != cashier.CashierActive {
+		return cashier.Errorf(cashier.ECashierClosed, "cashier %s is closed", k.ID)
 	}
 	out := api.CashierInfo{
 		CashierID: k.ID, MerchantID: c.merchant.ID, MerchantName: c.merchant.Name,
@@ -84,7 +87,14 @@ func (s *server) handleNetworkList(w http.ResponseWriter, r *http.Request, c *ca
 		return err
 	}
 	out := make([]api.Network, 0, len(s.reg.Networks))
+	states, err := s.networkStates(r)
+	if err != nil {
+		return err
+	}
 	for _, n := range s.reg.Networks {
+		if st, ok := states[n.Chain]; ok {
+			n.Status = st
+		}
 		out = append(out, api.Network{
 			ChainID: n.Chain.ConfigID(), NetworkName: n.NetworkName, ShortName: n.ShortName, Symbol: n.Symbol,
 			Decimals: n.Decimals, ExplorerURL: n.ExplorerURL, RPCURL: n.RPCURL, Status: string(n.Status),
@@ -93,4 +103,21 @@ func (s *server) handleNetworkList(w http.ResponseWriter, r *http.Request, c *ca
 	}
 	s.ok(w, r, out)
 	return nil
+}
+
+// networkStates are the operators' network status overrides (set in the
+// dashboard), when the store keeps them.
+func (s *server) networkStates(r *http.Request) (map[cashier.Chain]cashier.NetworkStatus, error) {
+	out := map[cashier.Chain]cashier.NetworkStatus{}
+	ns, ok := s.store.(interface {
+		NetworkStates(ctx context.Context) ([]cashier.NetworkState, error)
+	})
+	if !ok {
+		return out, nil
+	}
+	states, err := ns.NetworkStates(r.Context())
+	for _, st := range states {
+		out[st.Chain] = st.Status
+	}
+	return out, err
 }

@@ -32,6 +32,8 @@ type Info struct {
 	Networks map[string]*Network `json:"networks"`
 	Wallets  map[string]*Wallet  `json:"wallets"` // customer, allowance
 	Roles    map[string]*Wallet  `json:"roles"`   // owner, executor, signer, sweeper, fee
+
+	Dashboard *DashboardLogin `json:"dashboard,omitempty"` // the demo owner's sign-in
 }
 
 // Network is one dev chain and what is deployed on it.

@@ -148,6 +148,7 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 		if cur, err := ReadInfo(infoPath); err == nil && sameChains(cur, info) {
 			cur.BaseURL, cur.MerchantID, cur.APIKey, cur.SecretKey, cur.WebhookKey, cur.CashierID, cur.ContractIDs =
 				info.BaseURL, info.MerchantID, info.APIKey, info.SecretKey, info.WebhookKey, info.CashierID, info.ContractIDs
+			cur.Dashboard = info.Dashboard
 			info = cur
 		}
 	}
@@ -274,7 +275,7 @@ func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Co
 			return err
 		}
 	}
-	return nil
+	return provisionDashboard(ctx, sb.Service.Store, info)
 }
 
 // Serve runs the service until ctx ends; a chains-only sandbox just

@@ -48,6 +48,7 @@ commands:
   webhook log           show an event's delivery log: --data DIR --event ID
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
+  user create           create a dashboard user: --data DIR --email E (--merchant ID --role owner|developer|reviewer|viewer | --operator) [--password-stdin]
   collection cancel     cancel a PENDING collection order: --data DIR --order ORDER_NO --merchant ID
   sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
 `
@@ -60,7 +61,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("no command")
 	}
 	cmd, rest := args[0], args[1:]
-	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "collection" || cmd == "payout" || cmd == "key" || cmd == "sweep") && len(rest) > 0 {
+	if (cmd == "merchant" || cmd == "cashier" || cmd == "contract" || cmd == "webhook" || cmd == "collection" || cmd == "payout" || cmd == "key" || cmd == "sweep" || cmd == "user") && len(rest) > 0 {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
@@ -84,6 +85,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "sweep list":
 		return sweepList(ctx, rest, getenv, stdout, stderr)
+	case "user create":
+		return userCreate(ctx, rest, getenv, stdout, stderr)
 	case "collection cancel":
 		return collectionCancel(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":

@@ -66,6 +66,9 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 		fmt.Fprintf(stderr, "sandbox chains ready (written to %s); Ctrl-C stops them\n", abs)
 	} else {
 		fmt.Fprintf(stderr, "sandbox ready at %s (written to %s); Ctrl-C stops it\n", sb.Info.BaseURL, abs)
+		if d := sb.Info.Dashboard; d != nil {
+			fmt.Fprintf(stderr, "dashboard: %s — sign in as %s with password %s\n", d.URL, d.Email, d.Password)
+		}
 	}
 	return sb.Serve(ctx)
 }

@@ -1,0 +1,131 @@
+package cashier
+
+import (
+	"context"
+	"time"
+)
+
+// Role is what a dashboard user may do. Merchant users hold one of the
+// four merchant roles; operators run the whole service and belong to no
+// merchant. What each role may do is one table in the dashboard package.
+type Role string
+
+const (
+	RoleOwner     Role = "owner"
+	RoleDeveloper Role = "developer"
+	RoleReviewer  Role = "reviewer"
+	RoleViewer    Role = "viewer"
+	RoleOperator  Role = "operator"
+)
+
+// ParseRole accepts the five role names.
+func ParseRole(s string) (Role, error) {
+	switch r := Role(s); r {
+	case RoleOwner, RoleDeveloper, RoleReviewer, RoleViewer, RoleOperator:
+		return r, nil
+	}
+	return "", Errorf(EInvalid, "role must be owner, developer, reviewer, viewer or operator, not %q", s)
+}
+
+// User is a person who signs in to the dashboard.
+type User struct {
+	ID           string
+	Email        string // lower case, unique
+	MerchantID   string // empty for operators
+	Role         Role
+	PasswordHash string // argon2id in PHC text form
+	TOTPSecret   []byte // nil: no second factor; stored sealed
+	Disabled     bool
+	CreatedAt    time.Time
+}
+
+// Session is a signed-in browser. Only the SHA-256 of its token is stored,
+// so a read of the database does not hand out live sessions.
+type Session struct {
+	TokenHash []byte
+	UserID    string
+	CSRF      string // synchronizer token for every change
+	IP        string
+	CreatedAt time.Time
+	SeenAt    time.Time
+	ExpiresAt time.Time
+}
+
+// AuditEntry records one change made through the dashboard.
+type AuditEntry struct {
+	ID         int64
+	At         time.Time
+	UserID     string
+	Email      string
+	MerchantID string // the merchant whose data changed; empty: service-wide
+	Action     string // operation name, e.g. "cashier.update"
+	Target     string // id of what changed
+	Detail     string // short human-readable summary, never a secret
+	IP         string
+}
+
+// AuditFilter selects audit entries, newest first.
+type AuditFilter struct {
+	MerchantID string // empty: every merchant (operators)
+	Limit      int
+}
+
+// NetworkState is an operator's override of a network's status.
+type NetworkState struct {
+	Chain     Chain
+	Status    NetworkStatus
+	UpdatedAt time.Time
+}
+
+// AccountReader holds the dashboard's lookups.
+type AccountReader interface {
+	User(ctx context.Context, id string) (*User, error)
+	UserByEmail(ctx context.Context, email string) (*User, error)
+	Users(ctx context.Context, merchantID string) ([]User, error)
+	SessionByHash(ctx context.Context, hash []byte) (*Session, error)
+	Audit(ctx context.Context, f AuditFilter) ([]AuditEntry, error)
+	NetworkStates(ctx context.Context) ([]NetworkState, error)
+	Merchants(ctx context.Context) ([]Merchant, error)
+	SearchCollections(ctx context.Context, f OrderSearch) ([]CollectionOrder, int, error)
+	SearchPayouts(ctx context.Context, f OrderSearch) ([]PayoutOrder, int, error)
+}
+
+// OrderSearch is the dashboard's order filter. Empty fields match
+// anything; Address matches the deposit, payer or recipient address.
+type OrderSearch struct {
+	MerchantID string // empty: every merchant (operators)
+	Status     string
+	Chain      Chain
+	Symbol     string
+	OrderNo    string
+	Address    string
+	TxID       string
+	Start, End time.Time // inclusive bounds on CreatedAt
+	Page       int
+	PageSize   int
+}
+
+// AccountTx is a store transaction with the dashboard's writes: a change
+// and its audit entry commit together.
+type AccountTx interface {
+	Tx
+	AccountReader
+	CreateUser(ctx context.Context, u *User) error
+	UpdateUser(ctx context.Context, u *User) error
+	CreateSession(ctx context.Context, s *Session) error
+	TouchSession(ctx context.Context, hash []byte, seen time.Time) error
+	DeleteSession(ctx context.Context, hash []byte) error
+	AddAudit(ctx context.Context, e *AuditEntry) error
+	// ReplaceMerchantKeys stores m's new API, secret and webhook keys and
+	// status; the old API key stops working at commit.
+	ReplaceMerchantKeys(ctx context.Context, m *Merchant) error
+	UpdateCashier(ctx context.Context, c *Cashier) error
+	SetNetworkState(ctx context.Context, s NetworkState) error
+}
+
+// AccountStore is a Store that also keeps dashboard accounts.
+type AccountStore interface {
+	Store
+	AccountReader
+	UpdateAccounts(ctx context.Context, fn func(AccountTx) error) error
+}

@@ -1,0 +1,591 @@
+package dashboard
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"math/big"
+	"mime"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// The admin JSON API under /dashboard/api/. Every call needs a session;
+// every change needs the session's CSRF token in X-CSRF-Token (the pages'
+// forms post to the same URLs with the token in the form field csrf, and
+// are answered with a redirect or a page instead of JSON).
+
+const apiPrefix = Prefix + "api/"
+
+type apiHandler func(w http.ResponseWriter, r *http.Request, a *actor) (any, error)
+
+// isForm reports whether the request came from a page's form.
+func isForm(r *http.Request) bool {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return ct == "application/x-www-form-urlencoded"
+}
+
+func (s *Server) api(pattern string, h apiHandler) {
+	s.apiPatterns = append(s.apiPatterns, pattern)
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && !isForm(r) {
+			r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
+		}
+		a, err := s.authenticate(r)
+		if err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+		if a == nil {
+			s.apiError(w, r, errSignedOut)
+			return
+		}
+		if r.Method != http.MethodGet {
+			if isForm(r) {
+				r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
+			}
+			if !checkCSRF(r, a) {
+				s.apiError(w, r, errCSRF)
+				return
+			}
+		}
+		v, err := h(w, r, a)
+		if err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+		if v == nil { // the handler answered itself (a page after a form)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"data": v})
+	})
+}
+
+var (
+	errSignedOut = cashier.Errorf(cashier.EAPIKeyRequired, "sign in first")
+	errCSRF      = cashier.Errorf(cashier.EBadSignature, "the form is out of date or the CSRF token is missing; reload the page")
+)
+
+// apiStatus maps domain codes onto HTTP statuses.
+func apiStatus(err error) int {
+	switch cashier.ErrorCode(err) {
+	case cashier.EAPIKeyRequired:
+		return http.StatusUnauthorized
+	case cashier.EUnauthorized, cashier.EBadSignature:
+		return http.StatusForbidden
+	case cashier.ENotFound, cashier.ECashierNotFound, cashier.EContractNotFound:
+		return http.StatusNotFound
+	case cashier.EInvalid, cashier.EMissing, cashier.EInvalidType, cashier.EInvalidAddress, cashier.EUnsupported,
+		cashier.EInvalidAmount, cashier.EInvalidStatus, cashier.EDuplicate, cashier.ENetworkMaintenance,
+		cashier.EInsufficientContr, cashier.EInsufficientFunds, cashier.EInsufficientAllow:
+		return http.StatusBadRequest
+	case cashier.ERateLimited:
+		return http.StatusTooManyRequests
+	}
+	return http.StatusInternalServerError
+}
+
+func (s *Server) apiError(w http.ResponseWriter, r *http.Request, err error) {
+	status := apiStatus(err)
+	msg := cashier.ErrorMessage(err)
+	if status == http.StatusInternalServerError {
+		s.Logger.Error("dashboard", "path", r.URL.Path, "err", err)
+		msg = "internal error"
+	}
+	if isForm(r) || (r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, apiPrefix)) {
+		if status == http.StatusUnauthorized {
+			http.Redirect(w, r, Prefix+"signin", http.StatusSeeOther)
+			return
+		}
+		s.renderError(w, r, status, msg)
+		return
+	}
+	code := string(cashier.ErrorCode(err))
+	if code == "" {
+		code = string(cashier.EInternal)
+	}
+	writeJSON(w, status, map[string]any{"error": map[string]string{"code": code, "message": msg}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// decode fills v (a pointer to a struct of string, *string and []string
+// fields with json tags) from a JSON body or a form. Unknown JSON fields
+// are refused.
+func decode(r *http.Request, v any) error {
+	if isForm(r) {
+		if err := r.ParseForm(); err != nil {
+			return cashier.Errorf(cashier.EInvalid, "bad form: %v", err)
+		}
+		return fromForm(r.PostForm, v)
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // no body: every field absent
+		}
+		return cashier.Errorf(cashier.EInvalid, "bad JSON body: %v", err)
+	}
+	return nil
+}
+
+func fromForm(f url.Values, v any) error {
+	rv := reflect.ValueOf(v).Elem()
+	rt := rv.Type()
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		vals, ok := f[name]
+		if !ok || name == "" {
+			continue
+		}
+		fv := rv.Field(i)
+		switch fv.Kind() {
+		case reflect.String:
+			fv.SetString(vals[0])
+		case reflect.Pointer:
+			s := vals[0]
+			fv.Set(reflect.ValueOf(&s))
+		case reflect.Slice:
+			fv.Set(reflect.ValueOf(append([]string(nil), vals...)))
+		}
+	}
+	return nil
+}
+
+// afterForm answers a form post: back to the page it came from (a path
+// under the dashboard only) with a notice.
+func afterForm(w http.ResponseWriter, r *http.Request, notice string) {
+	next := r.PostFormValue("next")
+	if !strings.HasPrefix(next, Prefix) || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		next = Prefix
+	}
+	sep := "?"
+	if strings.Contains(next, "?") {
+		sep = "&"
+	}
+	http.Redirect(w, r, next+sep+"notice="+url.QueryEscape(notice), http.StatusSeeOther)
+}
+
+// ---- the API routes
+
+func (s *Server) apiRoutes() {
+	s.api("GET "+apiPrefix+"session", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		return map[string]any{"userId": a.user.ID, "email": a.user.Email, "role": a.user.Role,
+			"merchantId": a.user.MerchantID, "csrfToken": a.session.CSRF, "totp": a.user.TOTPSecret != nil}, nil
+	})
+	s.api("GET "+apiPrefix+"merchants", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		merchants, err := s.visibleMerchants(r, a)
+		if err != nil {
+			return nil, err
+		}
+		out := []map[string]any{}
+		for _, m := range merchants {
+			out = append(out, map[string]any{"merchantId": m.ID, "name": m.Name, "status": m.Status, "createdAt": ms(m.CreatedAt)})
+		}
+		return out, nil
+	})
+	s.api("POST "+apiPrefix+"keys/rotate", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in struct {
+			MerchantID string `json:"merchantId"`
+		}
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		mid, err := s.merchantOf(r.Context(), a, in.MerchantID)
+		if err != nil {
+			return nil, err
+		}
+		k, err := s.RotateKeys(r.Context(), a, mid)
+		if err != nil {
+			return nil, err
+		}
+		if isForm(r) {
+			s.renderKeys(w, r, a, k) // shown once, never redirected through a URL
+			return nil, nil
+		}
+		return k, nil
+	})
+	s.api("POST "+apiPrefix+"keys/revoke", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in struct {
+			MerchantID string `json:"merchantId"`
+		}
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		mid, err := s.merchantOf(r.Context(), a, in.MerchantID)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.RevokeKeys(r.Context(), a, mid); err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "keys.revoked", map[string]any{"merchantId": mid, "status": cashier.MerchantDisabled})
+	})
+	s.api("GET "+apiPrefix+"cashiers", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		mid, err := s.merchantOf(r.Context(), a, r.URL.Query().Get("merchantId"))
+		if err != nil {
+			return nil, err
+		}
+		cs, err := s.Store.CashiersByMerchant(r.Context(), mid)
+		if err != nil {
+			return nil, err
+		}
+		out := []map[string]any{}
+		for _, c := range cs {
+			out = append(out, cashierJSON(&c))
+		}
+		return out, nil
+	})
+	s.api("POST "+apiPrefix+"cashiers/{id}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in CashierChange
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		c, err := s.UpdateCashier(r.Context(), a, r.PathValue("id"), in)
+		if err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "cashier.saved", cashierJSON(c))
+	})
+	s.api("POST "+apiPrefix+"cashiers/{id}/test", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		if isForm(r) {
+			_ = r.ParseForm()
+		}
+		res, err := s.TestCashier(r.Context(), a, r.PathValue("id"))
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{"ok": res.OK(), "url": res.URL, "httpStatus": res.HTTPStatus,
+			"latencyMs": res.Latency.Milliseconds(), "error": res.Error, "response": res.Response}
+		notice := "test.ok"
+		if !res.OK() {
+			notice = "test.failed"
+		}
+		return s.done(w, r, notice, out)
+	})
+	s.api("GET "+apiPrefix+"contracts", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		mid, err := s.merchantOf(r.Context(), a, r.URL.Query().Get("merchantId"))
+		if err != nil {
+			return nil, err
+		}
+		ks, err := s.Store.ContractsByMerchant(r.Context(), mid)
+		if err != nil {
+			return nil, err
+		}
+		out := []map[string]any{}
+		for _, k := range ks {
+			out = append(out, s.contractJSON(r, &k))
+		}
+		return out, nil
+	})
+	s.api("POST "+apiPrefix+"contracts", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in ContractRequest
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		k, err := s.CreateContract(r.Context(), a, in)
+		if err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "contract.saved", map[string]any{"contractId": k.ID, "chainId": k.Chain, "address": k.Address})
+	})
+	s.api("GET "+apiPrefix+"collections", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		f, err := s.search(r, a)
+		if err != nil {
+			return nil, err
+		}
+		os, total, err := s.Store.SearchCollections(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		list := []map[string]any{}
+		for _, o := range os {
+			list = append(list, collectionJSON(&o))
+		}
+		return map[string]any{"list": list, "total": total, "page": f.Page, "pageSize": f.PageSize}, nil
+	})
+	s.api("GET "+apiPrefix+"collections/{id}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		o, err := s.Store.Collection(r.Context(), r.PathValue("id"))
+		if err != nil || !a.mayReadMerchant(o.MerchantID) {
+			return nil, errNotFound
+		}
+		out := collectionJSON(o)
+		if out["events"], err = s.eventsJSON(r, o.MerchantID, o.ID); err != nil {
+			return nil, err
+		}
+		if out["payments"], err = s.payments(r, o); err != nil {
+			return nil, err
+		}
+		return out, nil
+	})
+	s.api("GET "+apiPrefix+"payouts", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		f, err := s.search(r, a)
+		if err != nil {
+			return nil, err
+		}
+		ps, total, err := s.Store.SearchPayouts(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		list := []map[string]any{}
+		for _, p := range ps {
+			list = append(list, payoutJSON(&p))
+		}
+		return map[string]any{"list": list, "total": total, "page": f.Page, "pageSize": f.PageSize}, nil
+	})
+	s.api("GET "+apiPrefix+"payouts/{id}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		p, err := s.Store.Payout(r.Context(), r.PathValue("id"))
+		if err != nil || !a.mayReadMerchant(p.MerchantID) {
+			return nil, errNotFound
+		}
+		out := payoutJSON(p)
+		if out["events"], err = s.eventsJSON(r, p.MerchantID, p.ID); err != nil {
+			return nil, err
+		}
+		return out, nil
+	})
+	s.api("POST "+apiPrefix+"events/{id}/resend", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		if isForm(r) {
+			_ = r.ParseForm()
+		}
+		if err := s.ResendEvent(r.Context(), a, r.PathValue("id")); err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "event.resent", map[string]any{"eventId": r.PathValue("id"), "state": cashier.EventPending})
+	})
+	s.api("GET "+apiPrefix+"review", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		return s.reviewQueue(r, a)
+	})
+	s.api("POST "+apiPrefix+"review", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in struct {
+			MerchantID string   `json:"merchantId"`
+			Action     string   `json:"action"`
+			IDs        []string `json:"ids"`
+			Reason     string   `json:"reason"`
+		}
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		if in.Action != "approve" && in.Action != "refuse" {
+			return nil, cashier.Errorf(cashier.EInvalid, "action must be approve or refuse")
+		}
+		if err := s.Review(r.Context(), a, in.MerchantID, in.IDs, in.Action == "approve", in.Reason); err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "review."+in.Action, map[string]any{"action": in.Action, "ids": in.IDs})
+	})
+	s.api("GET "+apiPrefix+"review/policy", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		mid, err := s.merchantOf(r.Context(), a, r.URL.Query().Get("merchantId"))
+		if err != nil {
+			return nil, err
+		}
+		if s.Reviewer == nil {
+			return nil, cashier.Errorf(cashier.EInternal, "payout review is not available")
+		}
+		p, err := s.Reviewer.Policy(r.Context(), mid)
+		if err != nil {
+			return nil, err
+		}
+		return policyJSON(p), nil
+	})
+	s.api("POST "+apiPrefix+"review/policy", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in struct {
+			MerchantID string `json:"merchantId"`
+			Mode       string `json:"mode"`
+			Above      string `json:"above"`
+		}
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		p, err := s.SetReviewPolicy(r.Context(), a, in.MerchantID, in.Mode, in.Above)
+		if err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "policy.saved", policyJSON(p))
+	})
+	s.api("GET "+apiPrefix+"audit", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		es, err := s.audit(r, a)
+		if err != nil {
+			return nil, err
+		}
+		out := []map[string]any{}
+		for _, e := range es {
+			out = append(out, map[string]any{"id": e.ID, "at": ms(e.At), "userId": e.UserID, "email": e.Email,
+				"merchantId": e.MerchantID, "action": e.Action, "target": e.Target, "detail": e.Detail, "ip": e.IP})
+		}
+		return out, nil
+	})
+	s.api("GET "+apiPrefix+"networks", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		return s.networks(r)
+	})
+	s.api("POST "+apiPrefix+"networks/{chainId}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in struct {
+			Status string `json:"status"`
+		}
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		if err := s.SetNetworkStatus(r.Context(), a, r.PathValue("chainId"), in.Status); err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "network.saved", map[string]any{"chainId": r.PathValue("chainId"), "status": in.Status})
+	})
+	s.api("GET "+apiPrefix+"overview", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		return s.overview(r, a)
+	})
+}
+
+// done answers a change: JSON data, or for a form a redirect with notice.
+func (s *Server) done(w http.ResponseWriter, r *http.Request, notice string, v any) (any, error) {
+	if isForm(r) {
+		afterForm(w, r, notice)
+		return nil, nil
+	}
+	return v, nil
+}
+
+func (s *Server) visibleMerchants(r *http.Request, a *actor) ([]cashier.Merchant, error) {
+	if a.operator() {
+		return s.Store.Merchants(r.Context())
+	}
+	m, err := s.Store.Merchant(r.Context(), a.user.MerchantID)
+	if err != nil {
+		return nil, err
+	}
+	return []cashier.Merchant{*m}, nil
+}
+
+func (s *Server) audit(r *http.Request, a *actor) ([]cashier.AuditEntry, error) {
+	if !a.can(OpAuditRead) {
+		return nil, errForbidden
+	}
+	f := cashier.AuditFilter{MerchantID: a.user.MerchantID, Limit: 200}
+	if a.operator() {
+		f.MerchantID = r.URL.Query().Get("merchantId")
+	}
+	return s.Store.Audit(r.Context(), f)
+}
+
+// search reads the list filters of the query. Merchant users always see
+// only their merchant; operators see all unless they name one.
+func (s *Server) search(r *http.Request, a *actor) (cashier.OrderSearch, error) {
+	q := r.URL.Query()
+	f := cashier.OrderSearch{MerchantID: a.user.MerchantID, Status: strings.ToUpper(strings.TrimSpace(q.Get("status"))),
+		Symbol: strings.ToUpper(strings.TrimSpace(q.Get("symbol"))), OrderNo: strings.TrimSpace(q.Get("orderNo")),
+		Address: strings.TrimSpace(q.Get("address")), TxID: strings.TrimSpace(q.Get("txId")), Page: 1, PageSize: 50}
+	if a.operator() {
+		f.MerchantID = q.Get("merchantId")
+	}
+	if c := strings.TrimSpace(q.Get("chainId")); c != "" {
+		ch, err := cashier.ParseChain(c)
+		if err != nil {
+			return f, err
+		}
+		f.Chain = ch
+	}
+	for _, t := range []struct {
+		name string
+		dst  *time.Time
+		end  bool
+	}{{"from", &f.Start, false}, {"to", &f.End, true}} {
+		v := strings.TrimSpace(q.Get(t.name))
+		if v == "" {
+			continue
+		}
+		// A date (from the page's date input) or Unix milliseconds.
+		if d, err := time.Parse("2006-01-02", v); err == nil {
+			if t.end {
+				d = d.Add(24*time.Hour - time.Millisecond)
+			}
+			*t.dst = d
+		} else if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 {
+			*t.dst = time.UnixMilli(ms).UTC()
+		} else {
+			return f, cashier.Errorf(cashier.EInvalid, "%s must be a date YYYY-MM-DD or Unix milliseconds", t.name)
+		}
+	}
+	for _, p := range []struct {
+		name string
+		dst  *int
+		max  int
+	}{{"page", &f.Page, 1 << 20}, {"pageSize", &f.PageSize, 200}} {
+		if v := q.Get(p.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > p.max {
+				return f, cashier.Errorf(cashier.EInvalid, "%s must be 1 to %d", p.name, p.max)
+			}
+			*p.dst = n
+		}
+	}
+	return f, nil
+}
+
+func cashierJSON(c *cashier.Cashier) map[string]any {
+	return map[string]any{"cashierId": c.ID, "merchantId": c.MerchantID, "name": c.Name, "webhookUrl": c.WebhookURL,
+		"status": c.Status, "createdAt": ms(c.CreatedAt)}
+}
+
+func amountText(v *big.Int, decimals int) string {
+	if v == nil {
+		return ""
+	}
+	return cashier.FormatAmount(v, decimals)
+}
+
+func collectionJSON(o *cashier.CollectionOrder) map[string]any {
+	return map[string]any{"orderId": o.ID, "merchantId": o.MerchantID, "cashierId": o.CashierID, "orderNo": o.OrderNo,
+		"custNo": o.CustNo, "chainId": o.Chain, "symbol": o.Symbol, "amount": amountText(o.Amount, o.Decimals),
+		"paidAmount": amountText(o.PaidAmount, o.Decimals), "depositAddress": o.DepositAddress, "status": o.Status,
+		"txId": o.TxID, "fromAddress": o.FromAddress, "expireTime": ms(o.ExpireAt), "payTime": ms(o.PayTime),
+		"createTime": ms(o.CreatedAt), "updateTime": ms(o.UpdatedAt)}
+}
+
+func payoutJSON(p *cashier.PayoutOrder) map[string]any {
+	return map[string]any{"orderId": p.ID, "merchantId": p.MerchantID, "contractId": p.ContractID, "orderNo": p.OrderNo,
+		"chainId": p.Chain, "recipient": p.Recipient, "symbol": p.Symbol, "amount": amountText(p.Amount, p.Decimals),
+		"fee": amountText(p.Fee, p.Decimals), "payoutType": p.PayoutType, "fromAddress": p.FromAddress, "remark": p.Remark,
+		"status": p.Status, "needsReview": p.NeedsReview, "txId": p.TxID, "gasAmount": p.GasAmount, "failReason": p.FailReason,
+		"createTime": ms(p.CreatedAt), "updateTime": ms(p.UpdatedAt)}
+}
+
+func (s *Server) eventsJSON(r *http.Request, merchantID, orderID string) ([]map[string]any, error) {
+	es, err := s.Store.Events(r.Context(), cashier.EventFilter{MerchantID: merchantID, OrderID: orderID, Limit: 100})
+	if err != nil {
+		return nil, err
+	}
+	out := []map[string]any{}
+	for _, e := range es {
+		at, err := s.Store.Attempts(r.Context(), e.ID)
+		if err != nil {
+			return nil, err
+		}
+		log := []map[string]any{}
+		for _, x := range at {
+			log = append(log, map[string]any{"attempt": x.Attempt, "at": ms(x.At), "httpStatus": x.HTTPStatus,
+				"latencyMs": x.Latency.Milliseconds(), "error": x.Error})
+		}
+		out = append(out, map[string]any{"eventId": e.ID, "type": e.Type, "status": e.Status, "url": e.URL,
+			"state": e.State, "attempts": e.Attempts, "lastError": e.LastError, "body": string(e.Body),
+			"createdAt": ms(e.CreatedAt), "log": log})
+	}
+	return out, nil
+}
+
+// APIRoutes lists the admin API's "METHOD /path" patterns (for the
+// OpenAPI check).
+func (s *Server) APIRoutes() []string { return append([]string(nil), s.apiPatterns...) }
+
+func policyJSON(p *cashier.ReviewPolicy) map[string]any {
+	return map[string]any{"merchantId": p.MerchantID, "mode": p.Mode, "above": p.Above, "updatedAt": ms(p.UpdatedAt)}
+}

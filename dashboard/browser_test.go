@@ -1,0 +1,298 @@
+package dashboard_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/sandbox"
+)
+
+// The dashboard driven in headless Chromium as a person would, against a
+// sandbox (dev chains, deployed contracts, the payout executor running):
+// sign in, rotate keys and use them, set a webhook URL and test it, close a
+// cashier, review payouts and see them executed, find an order by txId.
+// A screenshot of every page goes to $CASHIER_ARTIFACTS (default
+// artifacts/ at the repository root, git-ignored).
+
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("these tests need headless Chromium: apt-get install -y chromium (or set CHROMIUM)")
+	}
+	return p
+}
+
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("CASHIER_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "artifacts")
+	}
+	dir = filepath.Join(dir, "dashboard")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+type browser struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+	shot string
+}
+
+func (b *browser) run(what string, actions ...chromedp.Action) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func (b *browser) screenshot(name string) {
+	b.t.Helper()
+	var png []byte
+	b.run("screenshot "+name, chromedp.FullScreenshot(&png, 100))
+	if err := os.WriteFile(filepath.Join(b.shot, name+".png"), png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	var s string
+	b.run("read "+sel, chromedp.Text(sel, &s, chromedp.ByQuery))
+	return strings.TrimSpace(s)
+}
+
+func TestDashboardInBrowser(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		hooks []string
+	)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		hooks = append(hooks, r.Header.Get("Service-Event"))
+		mu.Unlock()
+		io.WriteString(w, "SUCCESS")
+	}))
+	defer recv.Close()
+
+	cfg := config.Default()
+	cfg.Data = t.TempDir()
+	cfg.PayoutWindow = 300 * time.Millisecond
+	sb, err := sandbox.Start(ctx, sandbox.Options{Config: cfg, FreePorts: true, TRONBlockInterval: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- sb.Serve(ctx) }()
+	defer func() {
+		cancel()
+		<-served
+		sb.Close()
+	}()
+	info := sb.Info
+	if info.Dashboard == nil || info.Dashboard.Password == "" {
+		t.Fatal("the sandbox made no demo dashboard account")
+	}
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromiumPath(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.WindowSize(412, 915)) // a phone's width
+	defer cancelAlloc()
+	// The protocol of the installed Chromium may be newer than the pinned
+	// library's: events it cannot decode (network details) are dropped
+	// quietly, real failures still fail the actions.
+	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(f string, a ...any) {
+		if !strings.Contains(fmt.Sprintf(f, a...), "could not unmarshal event") {
+			t.Logf(f, a...)
+		}
+	}))
+	defer cancelBrowser()
+	// Start the browser on its own context: a per-step timeout context must
+	// not own (and on cancel close) the tab.
+	if err := chromedp.Run(bctx); err != nil {
+		t.Fatal(err)
+	}
+	// A person answers "OK" to the confirmation of a destructive button.
+	chromedp.ListenTarget(bctx, func(ev any) {
+		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			go chromedp.Run(bctx, page.HandleJavaScriptDialog(true))
+		}
+	})
+	b := &browser{t: t, ctx: bctx, base: info.BaseURL, shot: artifacts(t)}
+
+	// Sign in.
+	b.run("sign in",
+		chromedp.Navigate(info.Dashboard.URL+"signin"),
+		chromedp.WaitVisible("#signin-form", chromedp.ByQuery),
+	)
+	b.screenshot("01-signin")
+	b.run("submit sign-in",
+		chromedp.SendKeys("#email", info.Dashboard.Email, chromedp.ByQuery),
+		chromedp.SendKeys("#password", info.Dashboard.Password, chromedp.ByQuery),
+		chromedp.Click("#signin", chromedp.ByQuery),
+		chromedp.WaitVisible("#awaiting", chromedp.ByQuery),
+	)
+	b.screenshot("02-overview")
+
+	// Rotate the keys and use the new ones against the API.
+	b.run("integration", chromedp.Click("#nav-integration", chromedp.ByQuery), chromedp.WaitVisible("#keys-rotate", chromedp.ByQuery))
+	b.screenshot("03-integration")
+	b.run("rotate", chromedp.Click("#keys-rotate", chromedp.ByQuery), chromedp.WaitVisible("#key-secret", chromedp.ByQuery))
+	b.screenshot("04-new-keys")
+	apiKey, secret := b.text("#key-api"), b.text("#key-secret")
+	if !strings.HasPrefix(apiKey, "pk_") || !strings.HasPrefix(secret, "sk_") {
+		t.Fatalf("keys shown: %q %q", apiKey, secret)
+	}
+	cli := client.New(info.BaseURL, apiKey, secret)
+	if _, err := client.New(info.BaseURL, info.APIKey, info.SecretKey).CashierInfo(ctx, info.CashierID); !client.IsCode(err, "ERROR_000401") {
+		t.Fatalf("old key after rotation: %v", err)
+	}
+	if _, err := cli.CashierInfo(ctx, info.CashierID); err != nil {
+		t.Fatalf("new key: %v", err)
+	}
+	if _, err := cli.ListCollections(ctx, client.ListRequest{}); err != nil {
+		t.Fatalf("signed call with the new secret: %v", err)
+	}
+
+	// Set the webhook URL and send a test event.
+	row := "#cashier-" + info.CashierID
+	b.run("webhook URL",
+		chromedp.Navigate(info.Dashboard.URL+"integration"),
+		chromedp.SetValue(row+" input.webhook-url", recv.URL+"/hooks", chromedp.ByQuery),
+		chromedp.Click(row+" button.save", chromedp.ByQuery),
+		chromedp.WaitVisible("#notice", chromedp.ByQuery),
+	)
+	if c, _ := sb.Service.Store.Cashier(ctx, info.CashierID); c.WebhookURL != recv.URL+"/hooks" {
+		t.Fatalf("webhook URL stored: %q", c.WebhookURL)
+	}
+	// Each form is used from a freshly loaded page, so the notice waited
+	// for is the answer to this submission.
+	b.run("test event", chromedp.Navigate(info.Dashboard.URL+"integration"),
+		chromedp.Click(row+" button.test-event", chromedp.ByQuery), chromedp.WaitVisible("#notice", chromedp.ByQuery))
+	if n := b.text("#notice"); !strings.Contains(n, "confirmed the test event") || strings.Contains(n, "not") {
+		t.Fatalf("test event notice: %q", n)
+	}
+	mu.Lock()
+	if len(hooks) != 1 || !strings.EqualFold(hooks[0], "test") {
+		t.Fatalf("receiver got %v", hooks)
+	}
+	mu.Unlock()
+	b.screenshot("05-webhook-tested")
+
+	// Close the cashier: the API refuses it.
+	b.run("close cashier", chromedp.Navigate(info.Dashboard.URL+"integration"), chromedp.Click(row+" button.close-cashier", chromedp.ByQuery), chromedp.WaitVisible(row+" button.open-cashier", chromedp.ByQuery))
+	if _, err := cli.CashierInfo(ctx, info.CashierID); !client.IsCode(err, "ERROR_000102") {
+		t.Fatalf("closed cashier info: %v", err)
+	}
+	if _, err := cli.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "closed-1", Amount: "5.00", Symbol: "USDT", ChainID: "ETH"}); err == nil {
+		t.Fatal("a closed cashier took an order")
+	}
+	b.screenshot("06-cashier-closed")
+	b.run("reopen cashier", chromedp.Click(row+" button.open-cashier", chromedp.ByQuery), chromedp.WaitVisible(row+" button.close-cashier", chromedp.ByQuery))
+
+	// Review: approve one payout, refuse another; the approved one is paid.
+	m, _ := sb.Service.Store.Merchant(ctx, info.MerchantID)
+	create := func(no, amount string) *cashier.PayoutOrder {
+		o, err := sb.Service.Orders.CreatePayout(ctx, m, orders.PayoutRequest{ContractID: info.ContractIDs["ETH"], OrderNo: no,
+			Recipient: "0x00000000000000000000000000000000000be1f0", Amount: amount, Symbol: "USDT", PayoutType: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !o.NeedsReview {
+			t.Fatalf("%s does not wait for review", no)
+		}
+		return o
+	}
+	pa, pb := create("RA1", "7.00"), create("RB1", "3.00")
+	b.run("review", chromedp.Click("#nav-review", chromedp.ByQuery), chromedp.WaitVisible("#pick-RA1", chromedp.ByQuery))
+	b.screenshot("07-review-queue")
+	b.run("approve", chromedp.Click("#pick-RA1", chromedp.ByQuery), chromedp.Click("#approve", chromedp.ByQuery), chromedp.WaitVisible("#notice", chromedp.ByQuery))
+	b.run("refuse",
+		chromedp.Navigate(info.Dashboard.URL+"review"),
+		chromedp.WaitVisible("#pick-RB1", chromedp.ByQuery),
+		chromedp.Click("#pick-RB1", chromedp.ByQuery),
+		chromedp.SendKeys("#reason", "recipient not verified", chromedp.ByQuery),
+		chromedp.Click("#refuse", chromedp.ByQuery), chromedp.WaitVisible("#notice", chromedp.ByQuery))
+	b.screenshot("08-review-done")
+	if o, _ := sb.Service.Store.Payout(ctx, pb.ID); o.Status != cashier.PayoutRefuse || o.FailReason != "recipient not verified" {
+		t.Fatalf("refused payout: %s %q", o.Status, o.FailReason)
+	}
+	var paid *cashier.PayoutOrder
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		o, _ := sb.Service.Store.Payout(ctx, pa.ID)
+		if o.Status == cashier.PayoutSuccess && o.TxID != "" {
+			paid = o
+			break
+		}
+		if o.Status.Final() || time.Now().After(deadline) {
+			t.Fatalf("approved payout: %s %q", o.Status, o.FailReason)
+		}
+	}
+
+	// Find the paid order by its txId.
+	b.run("search by txId",
+		chromedp.Click("#nav-payouts", chromedp.ByQuery),
+		chromedp.WaitVisible("#filter-txid", chromedp.ByQuery),
+		chromedp.SendKeys("#filter-txid", paid.TxID, chromedp.ByQuery),
+		chromedp.Click("#filter-go", chromedp.ByQuery),
+		chromedp.WaitVisible("#payout-list", chromedp.ByQuery),
+	)
+	list := b.text("#payout-list")
+	if !strings.Contains(list, "RA1") || strings.Contains(list, "RB1") {
+		t.Fatalf("search by txId shows %q", list)
+	}
+	b.screenshot("09-payouts-by-txid")
+	b.run("payout detail", chromedp.Click(`#payout-list a[href*="`+pa.ID+`"]`, chromedp.ByQuery), chromedp.WaitVisible("#order-detail", chromedp.ByQuery))
+	if st := b.text("#order-status"); st != "SUCCESS" {
+		t.Fatalf("detail status %q", st)
+	}
+	b.screenshot("10-payout-detail")
+
+	// The remaining pages, and the Chinese texts.
+	for i, p := range []string{"collections", "audit", "account"} {
+		b.run(p, chromedp.Click("#nav-"+p, chromedp.ByQuery), chromedp.WaitReady("main", chromedp.ByQuery))
+		b.screenshot("1" + string(rune('1'+i)) + "-" + p)
+	}
+	b.run("audit", chromedp.Click("#nav-audit", chromedp.ByQuery), chromedp.WaitVisible("#audit-list", chromedp.ByQuery))
+	audit := b.text("#audit-list")
+	for _, want := range []string{"keys.rotate", "cashier.update", "cashier.test", "payout.review"} {
+		if !strings.Contains(audit, want) {
+			t.Errorf("audit log lacks %s", want)
+		}
+	}
+	b.run("chinese", chromedp.Navigate(info.Dashboard.URL+"?lang=zh"), chromedp.WaitVisible("#awaiting", chromedp.ByQuery))
+	if h := b.text("h1"); h != "概览" {
+		t.Fatalf("Chinese overview title %q", h)
+	}
+	b.screenshot("14-overview-zh")
+}

@@ -1,0 +1,261 @@
+package dashboard_test
+
+import (
+	"context"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/client"
+)
+
+func TestRotateRevokeKeys(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	dev := e.signIn("developer@one.example")
+	st, out := dev.post("/dashboard/api/keys/rotate", map[string]any{}, dev.csrf)
+	if st != 200 {
+		t.Fatalf("rotate: %d %v", st, out)
+	}
+	k := out["data"].(map[string]any)
+	if _, err := client.New(e.srv.URL, e.m1.APIKey, e.m1.SecretKey).CashierInfo(ctx, e.c1); !client.IsCode(err, "ERROR_000401") {
+		t.Fatalf("old key after rotation: %v", err)
+	}
+	fresh := client.New(e.srv.URL, k["apiKey"].(string), k["secretKey"].(string))
+	if info, err := fresh.CashierInfo(ctx, e.c1); err != nil || info.MerchantID != e.m1.ID {
+		t.Fatalf("new key: %v %+v", err, info)
+	}
+	// Signed calls verify with the new secret.
+	if _, err := fresh.ListCollections(ctx, client.ListRequest{}); err != nil {
+		t.Fatalf("signed call with the new secret: %v", err)
+	}
+	// The secret is shown once: nothing in the API reads it back.
+	var sess map[string]any
+	dev.getJSON("/dashboard/api/merchants", &sess)
+	if s := fmtAny(sess); contains(s, k["secretKey"].(string)) || contains(s, k["apiKey"].(string)) {
+		t.Fatal("a key is readable after creation")
+	}
+
+	if st, _ := dev.post("/dashboard/api/keys/revoke", map[string]any{}, dev.csrf); st != 200 {
+		t.Fatalf("revoke: %d", st)
+	}
+	if _, err := fresh.CashierInfo(ctx, e.c1); err == nil {
+		t.Fatal("revoked key still works")
+	}
+	// Rotating again issues working keys.
+	_, out = dev.post("/dashboard/api/keys/rotate", map[string]any{}, dev.csrf)
+	k = out["data"].(map[string]any)
+	if _, err := client.New(e.srv.URL, k["apiKey"].(string), k["secretKey"].(string)).CashierInfo(ctx, e.c1); err != nil {
+		t.Fatalf("keys after revoke and rotate: %v", err)
+	}
+	var audit struct{ Data []map[string]any }
+	e.signIn("owner@one.example").getJSON("/dashboard/api/audit", &audit)
+	actions := map[string]int{}
+	for _, a := range audit.Data {
+		actions[a["action"].(string)]++
+		if contains(fmtAny(a), k["secretKey"].(string)) {
+			t.Fatal("audit entry holds a secret")
+		}
+	}
+	if actions["keys.rotate"] != 2 || actions["keys.revoke"] != 1 {
+		t.Fatalf("audit actions %v", actions)
+	}
+}
+
+func TestCloseCashierAndWebhookTest(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	var (
+		mu  sync.Mutex
+		got []http.Header
+	)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		got = append(got, r.Header.Clone())
+		mu.Unlock()
+	}))
+	defer recv.Close()
+	u := e.signIn("owner@one.example")
+	if st, out := u.post("/dashboard/api/cashiers/"+e.c1, map[string]any{"webhookUrl": "ftp://x"}, u.csrf); st != 400 {
+		t.Fatalf("bad webhook URL: %d %v", st, out)
+	}
+	if st, out := u.post("/dashboard/api/cashiers/"+e.c1, map[string]any{"webhookUrl": recv.URL + "/hook"}, u.csrf); st != 200 {
+		t.Fatalf("set webhook URL: %d %v", st, out)
+	}
+	st, out := u.post("/dashboard/api/cashiers/"+e.c1+"/test", nil, u.csrf)
+	if st != 200 || out["data"].(map[string]any)["ok"] != true {
+		t.Fatalf("test event: %d %v", st, out)
+	}
+	mu.Lock()
+	if len(got) != 1 || got[0].Get("Service-Signature-V2") == "" {
+		t.Fatalf("receiver got %v", got)
+	}
+	mu.Unlock()
+
+	cli := client.New(e.srv.URL, e.m1.APIKey, e.m1.SecretKey)
+	if st, _ := u.post("/dashboard/api/cashiers/"+e.c1, map[string]any{"status": "inactive"}, u.csrf); st != 200 {
+		t.Fatal("close")
+	}
+	if _, err := cli.CashierInfo(ctx, e.c1); !client.IsCode(err, "ERROR_000102") {
+		t.Fatalf("cashier info of a closed cashier: %v", err)
+	}
+	_, err := cli.CreateCollection(ctx, client.CollectionRequest{CashierID: e.c1, OrderNo: "after-close", Amount: "5.00", Symbol: "USDT", ChainID: "ETH"})
+	if err == nil {
+		t.Fatal("a closed cashier took a new order")
+	}
+	if st, _ := u.post("/dashboard/api/cashiers/"+e.c1, map[string]any{"status": "active"}, u.csrf); st != 200 {
+		t.Fatal("open")
+	}
+	if _, err := cli.CashierInfo(ctx, e.c1); err != nil {
+		t.Fatalf("reopened cashier: %v", err)
+	}
+	if st, _ := u.post("/dashboard/api/cashiers/"+e.c1, map[string]any{"status": "paused"}, u.csrf); st != 400 {
+		t.Fatal("unknown status accepted")
+	}
+}
+
+func TestNetworkMaintenance(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	cli := client.New(e.srv.URL, "", "")
+	owner := e.signIn("owner@one.example")
+	if st, _ := owner.post("/dashboard/api/networks/ETH", map[string]any{"status": "maintenance"}, owner.csrf); st != 403 {
+		t.Fatalf("owner set network status: %d", st)
+	}
+	op := e.signIn("ops@service.example")
+	if st, _ := op.post("/dashboard/api/networks/ETH", map[string]any{"status": "broken"}, op.csrf); st != 400 {
+		t.Fatalf("bad status: %d", st)
+	}
+	if st, _ := op.post("/dashboard/api/networks/ETH", map[string]any{"status": "maintenance"}, op.csrf); st != 200 {
+		t.Fatalf("maintenance: %d", st)
+	}
+	status := func() map[string]string {
+		ns, err := cli.Networks(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, n := range ns {
+			out[n.ChainID] = n.Status
+		}
+		return out
+	}
+	if s := status(); s["1"] != "maintenance" || s["TRON"] != "active" {
+		t.Fatalf("network list: %v", s)
+	}
+	op.post("/dashboard/api/networks/ETH", map[string]any{"status": "active"}, op.csrf)
+	if s := status(); s["1"] != "active" {
+		t.Fatalf("network list after: %v", s)
+	}
+}
+
+func TestResendEvent(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	now := time.Now()
+	ev := &cashier.Event{ID: "ev_test_1", MerchantID: e.m1.ID, Type: cashier.EventPayment, OrderID: e.o1, OrderNo: "ORD-One",
+		Status: "SUCCESS", URL: "http://127.0.0.1:1/hook", Body: []byte(`{"orderNo":"ORD-One"}`), CreatedAt: now}
+	if err := e.svc.Store.Update(ctx, func(tx cashier.Tx) error { return tx.AddEvent(ctx, ev) }); err != nil {
+		t.Fatal(err)
+	}
+	var detail struct{ Data map[string]any }
+	u := e.signIn("developer@one.example")
+	u.getJSON("/dashboard/api/collections/"+e.o1, &detail)
+	if evs := detail.Data["events"].([]any); len(evs) != 1 || evs[0].(map[string]any)["eventId"] != ev.ID {
+		t.Fatalf("events of the order: %v", detail.Data["events"])
+	}
+	other := e.signIn("owner@two.example")
+	if st, _ := other.post("/dashboard/api/events/"+ev.ID+"/resend", nil, other.csrf); st != 404 {
+		t.Fatalf("another merchant resent the event: %d", st)
+	}
+	if st, out := u.post("/dashboard/api/events/"+ev.ID+"/resend", nil, u.csrf); st != 200 {
+		t.Fatalf("resend: %d %v", st, out)
+	}
+}
+
+func TestOrderSearch(t *testing.T) {
+	e := newEnv(t, nil)
+	u := e.signIn("viewer@one.example")
+	o, _ := e.svc.Store.Collection(context.Background(), e.o1)
+	var list struct {
+		Data struct{ Total int } `json:"data"`
+	}
+	for q, want := range map[string]int{
+		"txId=" + o.TxID: 1, "txId=0xnothing": 0, "orderNo=ORD-One": 1, "chainId=ETH": 1, "chainId=TRON": 0,
+		"symbol=USDC": 0, "status=PENDING": 1, "status=SUCCESS": 0, "address=" + o.DepositAddress: 1,
+		"from=2000-01-01&to=2000-01-02": 0,
+	} {
+		if st := u.getJSON("/dashboard/api/collections?"+q, &list); st != 200 || list.Data.Total != want {
+			t.Errorf("%s: %d total %d, want %d", q, st, list.Data.Total, want)
+		}
+	}
+	for _, q := range []string{"chainId=BSC", "from=yesterday", "pageSize=1000", "page=0"} {
+		if st := u.getJSON("/dashboard/api/collections?"+q, nil); st != 400 {
+			t.Errorf("%s: %d, want 400", q, st)
+		}
+	}
+}
+
+func TestCollectionDetailShowsPayments(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	o, _ := e.svc.Store.Collection(ctx, e.o1)
+	p := &cashier.Payment{Chain: o.Chain, TxHash: o.TxID, LogIndex: 3, OrderID: o.ID, MerchantID: o.MerchantID,
+		Token: "0x00000000000000000000000000000000000000c1", Symbol: "USDT", Decimals: 6,
+		From: "0x00000000000000000000000000000000000000f1", To: o.DepositAddress, Amount: big.NewInt(12_500_000),
+		BlockNumber: 42, BlockHash: "0xb10c", BlockTime: time.Now(), Status: cashier.PaymentConfirmed,
+		Effect: cashier.EffectCredited, SeenAt: time.Now(), ConfirmedAt: time.Now(), UpdatedAt: time.Now()}
+	if err := e.svc.Store.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) }); err != nil {
+		t.Fatal(err)
+	}
+	u := e.signIn("viewer@one.example")
+	var d struct{ Data map[string]any }
+	u.getJSON("/dashboard/api/collections/"+o.ID, &d)
+	ps, _ := d.Data["payments"].([]any)
+	if len(ps) != 1 || ps[0].(map[string]any)["amount"] != "12.50" || ps[0].(map[string]any)["txId"] != o.TxID {
+		t.Fatalf("payments: %v", d.Data["payments"])
+	}
+	res, err := u.c.Get(e.srv.URL + "/dashboard/collections/" + o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), "12.50 USDT") || !strings.Contains(string(body), "CREDITED") {
+		t.Fatalf("detail page lacks the payment")
+	}
+}
+
+func TestReviewPolicy(t *testing.T) {
+	e := newEnv(t, nil)
+	rev := e.signIn("reviewer@one.example")
+	if st, _ := rev.post("/dashboard/api/review/policy", map[string]any{"mode": "never"}, rev.csrf); st != 403 {
+		t.Fatalf("reviewer set the policy: %d", st)
+	}
+	owner := e.signIn("owner@one.example")
+	for _, bad := range []map[string]any{{"mode": "sometimes"}, {"mode": "above"}, {"mode": "always", "above": "5"}, {"mode": "above", "above": "-1"}} {
+		if st, _ := owner.post("/dashboard/api/review/policy", bad, owner.csrf); st != 400 {
+			t.Errorf("%v: %d, want 400", bad, st)
+		}
+	}
+	if st, out := owner.post("/dashboard/api/review/policy", map[string]any{"mode": "above", "above": "500"}, owner.csrf); st != 200 {
+		t.Fatalf("set: %d %v", st, out)
+	}
+	var p struct{ Data map[string]any }
+	rev.getJSON("/dashboard/api/review/policy", &p)
+	if p.Data["mode"] != "above" || p.Data["above"] != "500" {
+		t.Fatalf("policy %v", p.Data)
+	}
+	other := e.signIn("owner@two.example")
+	other.getJSON("/dashboard/api/review/policy", &p)
+	if p.Data["mode"] != "default" {
+		t.Fatalf("another merchant's policy changed: %v", p.Data)
+	}
+}

@@ -1,0 +1,331 @@
+package dashboard
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+//go:embed templates/*.html static/*
+var files embed.FS
+
+var pageNames = []string{"signin", "overview", "integration", "keys", "collections", "collection", "payouts", "payout",
+	"review", "audit", "account", "error"}
+
+var pages = func() map[string]*template.Template {
+	funcs := template.FuncMap{
+		"time": func(v any) string {
+			var t time.Time
+			switch x := v.(type) {
+			case int64:
+				if x == 0 {
+					return ""
+				}
+				t = time.UnixMilli(x)
+			case time.Time:
+				t = x
+			}
+			if t.IsZero() {
+				return ""
+			}
+			return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
+		},
+		"list":   func(v ...string) []string { return v },
+		"amount": amountText,
+		"short": func(s string) string {
+			if len(s) <= 18 {
+				return s
+			}
+			return s[:10] + "…" + s[len(s)-6:]
+		},
+	}
+	out := map[string]*template.Template{}
+	for _, p := range pageNames {
+		out[p] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/partials.html", "templates/"+p+".html"))
+	}
+	return out
+}()
+
+// page is what every template gets.
+type page struct {
+	Lang       string
+	Title      string
+	Path       string // the current path with query, for forms' next
+	User       *cashier.User
+	CSRF       string
+	Notice     string
+	Error      string
+	Operator   bool
+	MerchantID string             // the merchant shown (operators choose)
+	Merchants  []cashier.Merchant // operators' merchant selector
+	Data       any
+	actor      *actor
+}
+
+// T translates a message key.
+func (p *page) T(key string) string { return translate(p.Lang, key) }
+
+// Can reports whether the user may run op (to show or hide its controls;
+// the operation checks again).
+func (p *page) Can(op string) bool { return p.actor.can(Op(op)) }
+
+// Q is the current merchant as a query parameter for operators' links.
+func (p *page) Q() string {
+	if p.Operator && p.MerchantID != "" {
+		return "merchantId=" + url.QueryEscape(p.MerchantID)
+	}
+	return ""
+}
+
+func (s *Server) newPage(r *http.Request, a *actor, title string) *page {
+	p := &page{Lang: lang(r), Title: title, Path: r.URL.RequestURI(), actor: a}
+	if n := r.URL.Query().Get("notice"); n != "" {
+		p.Notice = translate(p.Lang, "notice."+n)
+		if p.Notice == "notice."+n {
+			p.Notice = "" // only known notices are shown: the URL is not a message board
+		}
+	}
+	if a != nil {
+		p.User, p.CSRF, p.Operator = a.user, a.session.CSRF, a.operator()
+		p.MerchantID = a.user.MerchantID
+		if p.Operator {
+			p.MerchantID = r.URL.Query().Get("merchantId")
+			p.Merchants, _ = s.Store.Merchants(r.Context())
+		}
+	}
+	return p
+}
+
+func (s *Server) render(w http.ResponseWriter, status int, name string, p *page) {
+	var buf bytes.Buffer
+	if err := pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
+		s.Logger.Error("dashboard template", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	a, _ := s.authenticate(r)
+	p := s.newPage(r, a, "error")
+	p.Error = msg
+	s.render(w, status, "error", p)
+}
+
+func (s *Server) renderKeys(w http.ResponseWriter, r *http.Request, a *actor, k *Keys) {
+	p := s.newPage(r, a, "keys.title")
+	p.Data = k
+	s.render(w, http.StatusOK, "keys", p)
+}
+
+// lang is zh when chosen (cookie, or ?lang=) or first preferred by the
+// browser, else en.
+func lang(r *http.Request) string {
+	if l := r.URL.Query().Get("lang"); l == "en" || l == "zh" {
+		return l
+	}
+	if c, err := r.Cookie(langCookie); err == nil && (c.Value == "en" || c.Value == "zh") {
+		return c.Value
+	}
+	al := strings.ToLower(r.Header.Get("Accept-Language"))
+	if strings.HasPrefix(al, "zh") {
+		return "zh"
+	}
+	return "en"
+}
+
+// pageHandler serves a signed-in page.
+type pageHandler func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error)
+
+func (s *Server) page(pattern, title string, h pageHandler) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		a, err := s.authenticate(r)
+		if err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+		if a == nil {
+			http.Redirect(w, r, Prefix+"signin", http.StatusSeeOther)
+			return
+		}
+		if l := r.URL.Query().Get("lang"); l == "en" || l == "zh" {
+			http.SetCookie(w, &http.Cookie{Name: langCookie, Value: l, Path: Prefix, MaxAge: 365 * 24 * 3600,
+				Secure: s.cfg.SecureCookie, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		}
+		p := s.newPage(r, a, title)
+		name, err := h(w, r, a, p)
+		if err != nil {
+			s.apiError(w, r, err)
+			return
+		}
+		s.render(w, http.StatusOK, name, p)
+	})
+}
+
+func (s *Server) routes() {
+	static, _ := fs.Sub(files, "static")
+	s.mux.Handle("GET "+Prefix+"static/", http.StripPrefix(Prefix+"static/", http.FileServerFS(static)))
+	s.mux.HandleFunc("GET "+Prefix+"signin", s.handleSignInPage)
+	s.mux.HandleFunc("POST "+Prefix+"signin", s.handleSignIn)
+	s.mux.HandleFunc("POST "+Prefix+"signout", s.handleSignOut)
+	s.apiRoutes()
+
+	s.page("GET "+Prefix+"{$}", "nav.overview", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		ov, err := s.overview(r, a)
+		p.Data = ov
+		return "overview", err
+	})
+	s.page("GET "+Prefix+"integration", "nav.integration", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		if p.MerchantID == "" {
+			return "integration", nil // operators: choose a merchant first
+		}
+		m, err := s.Store.Merchant(r.Context(), p.MerchantID)
+		if err != nil {
+			return "", errNotFound
+		}
+		cs, err := s.Store.CashiersByMerchant(r.Context(), m.ID)
+		if err != nil {
+			return "", err
+		}
+		ks, err := s.Store.ContractsByMerchant(r.Context(), m.ID)
+		if err != nil {
+			return "", err
+		}
+		var contracts []map[string]any
+		for _, k := range ks {
+			contracts = append(contracts, s.contractJSON(r, &k))
+		}
+		var policy *cashier.ReviewPolicy
+		if s.Reviewer != nil {
+			if policy, err = s.Reviewer.Policy(r.Context(), m.ID); err != nil {
+				return "", err
+			}
+		}
+		p.Data = map[string]any{"Merchant": m, "Cashiers": cs, "Contracts": contracts, "Chains": cashier.Chains, "Policy": policy,
+			"Modes": []string{"default", "always", "never", "above"}}
+		return "integration", nil
+	})
+	s.page("GET "+Prefix+"collections", "nav.collections", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		f, err := s.search(r, a)
+		if err != nil {
+			return "", err
+		}
+		os, total, err := s.Store.SearchCollections(r.Context(), f)
+		if err != nil {
+			return "", err
+		}
+		p.Data = map[string]any{"List": os, "Total": total, "Filter": f, "Query": r.URL.Query(), "Pager": pager(r, f, total)}
+		return "collections", nil
+	})
+	s.page("GET "+Prefix+"collections/{id}", "nav.collections", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		o, err := s.Store.Collection(r.Context(), r.PathValue("id"))
+		if err != nil || !a.mayReadMerchant(o.MerchantID) {
+			return "", errNotFound
+		}
+		events, err := s.eventsJSON(r, o.MerchantID, o.ID)
+		if err != nil {
+			return "", err
+		}
+		payments, err := s.payments(r, o)
+		if err != nil {
+			return "", err
+		}
+		p.Data = map[string]any{"O": collectionJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
+			"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": payments}
+		return "collection", nil
+	})
+	s.page("GET "+Prefix+"payouts", "nav.payouts", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		f, err := s.search(r, a)
+		if err != nil {
+			return "", err
+		}
+		ps, total, err := s.Store.SearchPayouts(r.Context(), f)
+		if err != nil {
+			return "", err
+		}
+		p.Data = map[string]any{"List": ps, "Total": total, "Filter": f, "Query": r.URL.Query(), "Pager": pager(r, f, total)}
+		return "payouts", nil
+	})
+	s.page("GET "+Prefix+"payouts/{id}", "nav.payouts", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		o, err := s.Store.Payout(r.Context(), r.PathValue("id"))
+		if err != nil || !a.mayReadMerchant(o.MerchantID) {
+			return "", errNotFound
+		}
+		events, err := s.eventsJSON(r, o.MerchantID, o.ID)
+		if err != nil {
+			return "", err
+		}
+		p.Data = map[string]any{"O": payoutJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
+			"AddrURL": s.explorer(o.Chain, "address", o.Recipient)}
+		return "payout", nil
+	})
+	s.page("GET "+Prefix+"review", "nav.review", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		q, err := s.reviewQueue(r, a)
+		p.Data = q
+		return "review", err
+	})
+	s.page("GET "+Prefix+"audit", "nav.audit", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		es, err := s.audit(r, a)
+		p.Data = es
+		return "audit", err
+	})
+	s.page("GET "+Prefix+"account", "nav.account", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		if a.user.TOTPSecret == nil {
+			secret, err := NewTOTPSecret()
+			if err != nil {
+				return "", err
+			}
+			p.Data = map[string]any{"Secret": TOTPSecretText(secret), "URI": TOTPURI(secret, a.user.Email)}
+		}
+		return "account", nil
+	})
+	s.api("POST "+apiPrefix+"account/totp", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in struct {
+			Secret string `json:"secret"` // base32; empty: turn off
+			Code   string `json:"code"`
+		}
+		if err := decode(r, &in); err != nil {
+			return nil, err
+		}
+		var secret []byte
+		if in.Secret != "" {
+			b, err := decodeBase32(in.Secret)
+			if err != nil || len(b) < 10 {
+				return nil, cashier.Errorf(cashier.EInvalid, "secret must be base32 of at least 10 bytes")
+			}
+			secret = b
+		}
+		if err := s.SetTOTP(r.Context(), a, secret, in.Code); err != nil {
+			return nil, err
+		}
+		return s.done(w, r, "account.saved", map[string]any{"totp": secret != nil})
+	})
+}
+
+// pager is the previous/next links of a list page.
+func pager(r *http.Request, f cashier.OrderSearch, total int) map[string]string {
+	out := map[string]string{}
+	link := func(page int) string {
+		q := r.URL.Query()
+		q.Set("page", itoa(page))
+		q.Del("notice")
+		return r.URL.Path + "?" + q.Encode()
+	}
+	if f.Page > 1 {
+		out["Prev"] = link(f.Page - 1)
+	}
+	if f.Page*f.PageSize < total {
+		out["Next"] = link(f.Page + 1)
+	}
+	return out
+}
