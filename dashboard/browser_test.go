@@ -71,6 +71,28 @@ func (b *browser) run(what string, actions ...chromedp.Action) {
 	}
 }
 
+// follow clicks sel, which loads another page, and waits until the new
+// page has loaded and shows ready: waiting for ready alone could match the
+// page being left, which is still there right after the click.
+func (b *browser) follow(what, sel, ready string) {
+	b.t.Helper()
+	var before string
+	b.run(what, chromedp.Location(&before))
+	b.run(what, chromedp.Click(sel, chromedp.ByQuery))
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var loc, state string
+		// Errors while the old document goes away are expected; poll on.
+		if err := chromedp.Run(b.ctx, chromedp.Location(&loc), chromedp.Evaluate(`document.readyState`, &state)); err == nil &&
+			loc != before && state == "complete" {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("%s: still at %s", what, before)
+		}
+	}
+	b.run(what, chromedp.WaitVisible(ready, chromedp.ByQuery))
+}
+
 func (b *browser) screenshot(name string) {
 	b.t.Helper()
 	var png []byte
@@ -260,13 +282,9 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 
 	// Find the paid order by its txId.
-	b.run("search by txId",
-		chromedp.Click("#nav-payouts", chromedp.ByQuery),
-		chromedp.WaitVisible("#filter-txid", chromedp.ByQuery),
-		chromedp.SendKeys("#filter-txid", paid.TxID, chromedp.ByQuery),
-		chromedp.Click("#filter-go", chromedp.ByQuery),
-		chromedp.WaitVisible("#payout-list", chromedp.ByQuery),
-	)
+	b.follow("payouts", "#nav-payouts", "#filter-txid")
+	b.run("search by txId", chromedp.SendKeys("#filter-txid", paid.TxID, chromedp.ByQuery))
+	b.follow("search by txId", "#filter-go", "#payout-list")
 	list := b.text("#payout-list")
 	if !strings.Contains(list, "RA1") || strings.Contains(list, "RB1") {
 		t.Fatalf("search by txId shows %q", list)
@@ -280,7 +298,7 @@ func TestDashboardInBrowser(t *testing.T) {
 
 	// The remaining pages, and the Chinese texts.
 	for i, p := range []string{"collections", "audit", "account"} {
-		b.run(p, chromedp.Click("#nav-"+p, chromedp.ByQuery), chromedp.WaitReady("main", chromedp.ByQuery))
+		b.follow(p, "#nav-"+p, "main")
 		b.screenshot("1" + string(rune('1'+i)) + "-" + p)
 	}
 	b.run("audit", chromedp.Click("#nav-audit", chromedp.ByQuery), chromedp.WaitVisible("#audit-list", chromedp.ByQuery))
