@@ -105,63 +105,41 @@ func cached[K comparable, T any](c *lookupCache, m *map[K]cacheEntry[T], key K, 
 	return v, nil
 }
 
-func (db *DB) Merchant(ctx context.Context, id string) (*cashier.Merchant, error) {
-	m, err := cached(db.cache, &db.cache.merchants, id, func() (cashier.Merchant, error) {
-		m, err := db.reader.Merchant(ctx, id)
+// cachedCopy is cached for lookups that return a pointer: the cache keeps
+// the value and every caller gets its own copy, so no caller can change
+// what another reads.
+func cachedCopy[K comparable, T any](c *lookupCache, m *map[K]cacheEntry[T], key K, load func() (*T, error)) (*T, error) {
+	v, err := cached(c, m, key, func() (T, error) {
+		p, err := load()
 		if err != nil {
-			return cashier.Merchant{}, err
+			var zero T
+			return zero, err
 		}
-		return *m, nil
+		return *p, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &m, nil
+	return &v, nil
+}
+
+func (db *DB) Merchant(ctx context.Context, id string) (*cashier.Merchant, error) {
+	return cachedCopy(db.cache, &db.cache.merchants, id, func() (*cashier.Merchant, error) { return db.reader.Merchant(ctx, id) })
 }
 
 func (db *DB) MerchantByAPIKey(ctx context.Context, apiKey string) (*cashier.Merchant, error) {
 	if apiKey == "" {
 		return db.reader.MerchantByAPIKey(ctx, apiKey)
 	}
-	m, err := cached(db.cache, &db.cache.byKey, apiKeyHash(apiKey), func() (cashier.Merchant, error) {
-		m, err := db.reader.MerchantByAPIKey(ctx, apiKey)
-		if err != nil {
-			return cashier.Merchant{}, err
-		}
-		return *m, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &m, nil
+	return cachedCopy(db.cache, &db.cache.byKey, apiKeyHash(apiKey), func() (*cashier.Merchant, error) { return db.reader.MerchantByAPIKey(ctx, apiKey) })
 }
 
 func (db *DB) Cashier(ctx context.Context, id string) (*cashier.Cashier, error) {
-	c, err := cached(db.cache, &db.cache.cashiers, id, func() (cashier.Cashier, error) {
-		c, err := db.reader.Cashier(ctx, id)
-		if err != nil {
-			return cashier.Cashier{}, err
-		}
-		return *c, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return cachedCopy(db.cache, &db.cache.cashiers, id, func() (*cashier.Cashier, error) { return db.reader.Cashier(ctx, id) })
 }
 
 func (db *DB) Contract(ctx context.Context, id string) (*cashier.Contract, error) {
-	c, err := cached(db.cache, &db.cache.contracts, id, func() (cashier.Contract, error) {
-		c, err := db.reader.Contract(ctx, id)
-		if err != nil {
-			return cashier.Contract{}, err
-		}
-		return *c, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return cachedCopy(db.cache, &db.cache.contracts, id, func() (*cashier.Contract, error) { return db.reader.Contract(ctx, id) })
 }
 
 func (db *DB) ContractsByMerchant(ctx context.Context, merchantID string) ([]cashier.Contract, error) {
