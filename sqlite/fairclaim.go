@@ -1,11 +1,7 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
-	"database/sql"
-	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -35,9 +31,7 @@ func (db *DB) ClaimEventsFair(ctx context.Context, owner string, now time.Time, 
 		}
 	}
 	args = append(args, perHost, n)
-	var out []cashier.Event
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `UPDATE events SET lease_owner = ?, lease_until = ?
+	return db.claim(ctx, `UPDATE events SET lease_owner = ?, lease_until = ?
 			WHERE seq IN (
 				SELECT seq FROM (
 					SELECT e.seq, ROW_NUMBER() OVER (PARTITION BY e.claim_host ORDER BY e.seq) AS rank
@@ -52,22 +46,4 @@ func (db *DB) ClaimEventsFair(ctx context.Context, owner string, now time.Time, 
 				ORDER BY rank, seq
 				LIMIT ?)
 			RETURNING `+eventCols, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			e, err := scanEvent(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, *e)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: claim events: %w", err)
-	}
-	slices.SortFunc(out, func(a, b cashier.Event) int { return cmp.Compare(a.Seq, b.Seq) })
-	return out, nil
 }

@@ -41,10 +41,8 @@ func (db *DB) ClaimEvents(ctx context.Context, owner string, now time.Time, leas
 	if n <= 0 {
 		return nil, nil
 	}
-	var out []cashier.Event
 	nowMs := now.UnixMilli()
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `UPDATE events SET lease_owner = ?, lease_until = ?
+	return db.claim(ctx, `UPDATE events SET lease_owner = ?, lease_until = ?
 			WHERE seq IN (
 				SELECT e.seq FROM events e
 				WHERE e.state = 'pending' AND e.next_attempt_at <= ?
@@ -55,7 +53,16 @@ func (db *DB) ClaimEvents(ctx context.Context, owner string, now time.Time, leas
 				ORDER BY e.seq
 				LIMIT ?)
 			RETURNING `+eventCols,
-			owner, now.Add(lease).UnixMilli(), nowMs, nowMs, n)
+		owner, now.Add(lease).UnixMilli(), nowMs, nowMs, n)
+}
+
+// claim runs a claiming UPDATE … RETURNING eventCols on the write
+// connection and returns the leased events oldest first (RETURNING gives
+// no order).
+func (db *DB) claim(ctx context.Context, query string, args ...any) ([]cashier.Event, error) {
+	var out []cashier.Event
+	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
 			return err
 		}
@@ -72,7 +79,6 @@ func (db *DB) ClaimEvents(ctx context.Context, owner string, now time.Time, leas
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: claim events: %w", err)
 	}
-	// RETURNING gives no order; deliver oldest first.
 	slices.SortFunc(out, func(a, b cashier.Event) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out, nil
 }
