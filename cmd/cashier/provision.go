@@ -6,12 +6,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 )
+
+// startsDataDir lists the commands that may start a new data directory;
+// every other command works on an existing one and refuses a missing
+// database instead of creating an empty one (and a master key) behind a
+// mistyped --data.
+var startsDataDir = map[string]bool{"merchant create": true, "key generate": true, "key import": true, "user create": true}
 
 // provisionFlags parses the common configuration plus the command's own
 // flags, then opens the store.
@@ -26,6 +34,11 @@ func provisionFlags(ctx context.Context, name string, args []string, getenv func
 	}
 	if len(rest) > 0 {
 		return nil, cfg, fmt.Errorf("%s: unexpected arguments %q", name, rest)
+	}
+	if !startsDataDir[name] {
+		if _, err := os.Stat(filepath.Join(cfg.Data, app.DBFile)); err != nil {
+			return nil, cfg, fmt.Errorf("%s: no database in %q: create a merchant there first, or check --data", name, cfg.Data)
+		}
 	}
 	st, err := app.OpenStore(ctx, cfg)
 	if err != nil {

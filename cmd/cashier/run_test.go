@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"os"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,29 @@ func TestRunInProcess(t *testing.T) {
 	}
 	if err := run(ctx, []string{"serve", "-h"}, getenv, &out, &errOut); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("serve -h: %v", err)
+	}
+}
+
+// TestOperatorCommandsNeedADatabase: a command that works on existing data,
+// pointed at a directory without a database (a mistyped --data), refuses
+// and leaves the directory as it was: no empty database, no master key.
+func TestOperatorCommandsNeedADatabase(t *testing.T) {
+	ctx := context.Background()
+	for _, args := range [][]string{
+		{"payout", "list"},
+		{"payout", "approve", "--id", "po_1"},
+		{"payout", "refuse", "--id", "po_1", "--reason", "no"},
+		{"cashier", "create", "--merchant", "m_1"},
+		{"contract", "disable", "--id", "k_1"},
+	} {
+		data := t.TempDir()
+		var out, errOut bytes.Buffer
+		err := run(ctx, append(args, "--data", data), func(string) string { return "" }, &out, &errOut)
+		if err == nil || !strings.Contains(err.Error(), "no database") {
+			t.Errorf("%q on an empty directory: %v", args, err)
+		}
+		if entries, _ := os.ReadDir(data); len(entries) != 0 {
+			t.Errorf("%q left %d files in the empty directory", args, len(entries))
+		}
 	}
 }
