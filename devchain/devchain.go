@@ -302,7 +302,13 @@ func (c *Chain) Commit() common.Hash {
 func (c *Chain) Fork(parent common.Hash) error {
 	c.mine.Lock()
 	defer c.mine.Unlock()
-	return c.beacon.Fork(parent)
+	if err := c.beacon.Fork(parent); err != nil {
+		return err
+	}
+	// The pool resets to the new head in the background; until it has,
+	// it still counts the abandoned branch's nonces. Wait for it so a
+	// transaction sent right after Fork is judged against the new head.
+	return c.eth.TxPool().Sync()
 }
 
 // AdjustTime seals an empty block whose timestamp is d after its parent's.
