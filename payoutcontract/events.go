@@ -7,7 +7,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/contracts/bindings"
@@ -171,6 +173,31 @@ func DecodeRevert(data []byte) (Revert, bool) {
 				return Revert{}, false
 			}
 			return Revert{Name: name, Args: args}, true
+		}
+	}
+	return Revert{}, false
+}
+
+// RevertOf finds the payout contract's custom error in a SendCall error:
+// the EVM client passes the node's JSON-RPC error with its data, the TRON
+// client writes the data into its message.
+func RevertOf(err error) (Revert, bool) {
+	var de rpc.DataError
+	if errors.As(err, &de) {
+		if s, ok := de.ErrorData().(string); ok {
+			if b, err := hexutil.Decode(s); err == nil {
+				return DecodeRevert(b)
+			}
+		}
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "data 0x"); i >= 0 {
+		h := msg[i+len("data 0x"):]
+		if j := strings.IndexFunc(h, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }); j >= 0 {
+			h = h[:j]
+		}
+		if b, err := hexutil.Decode("0x" + h); err == nil {
+			return DecodeRevert(b)
 		}
 	}
 	return Revert{}, false

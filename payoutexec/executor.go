@@ -36,8 +36,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/contracts/bindings"
@@ -368,7 +366,7 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 		return x.Orders.SaveExec(ctx, e)
 	}
 	e.LastError = err.Error()
-	if rev, ok := revertOf(err); ok {
+	if rev, ok := payoutcontract.RevertOf(err); ok {
 		// Refused in the pre-flight (gas estimation or constant call): no
 		// transaction exists, so the orders may change.
 		e.State = cashier.ExecCreated
@@ -619,31 +617,6 @@ func describe(r payoutcontract.Revert) string {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, r.Args[k]))
 	}
 	return fmt.Sprintf("%s(%s)", r.Name, strings.Join(parts, ", "))
-}
-
-// revertOf finds the payout contract's custom error in a SendCall error:
-// the EVM client passes the node's JSON-RPC error with its data, the TRON
-// client writes the data into its message.
-func revertOf(err error) (payoutcontract.Revert, bool) {
-	var de rpc.DataError
-	if errors.As(err, &de) {
-		if s, ok := de.ErrorData().(string); ok {
-			if b, err := hexutil.Decode(s); err == nil {
-				return payoutcontract.DecodeRevert(b)
-			}
-		}
-	}
-	msg := err.Error()
-	if i := strings.Index(msg, "data 0x"); i >= 0 {
-		h := msg[i+len("data 0x"):]
-		if j := strings.IndexFunc(h, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }); j >= 0 {
-			h = h[:j]
-		}
-		if b, err := hexutil.Decode("0x" + h); err == nil {
-			return payoutcontract.DecodeRevert(b)
-		}
-	}
-	return payoutcontract.Revert{}, false
 }
 
 func evmAddr(c cashier.Chain, s string) (common.Address, error) {

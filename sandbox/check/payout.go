@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"math/big"
 	mrand "math/rand/v2"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/payoutcontract"
@@ -340,7 +337,7 @@ func (r *run) refused(ctx context.Context, n *network, from *sandbox.Wallet, cal
 		}
 		return fmt.Errorf("sent as %s (success %v), want refused with %s before sending", h, rc.Success, want)
 	}
-	rev, ok := revertOf(err)
+	rev, ok := payoutcontract.RevertOf(err)
 	if !ok {
 		return fmt.Errorf("refused without decodable revert data (want %s): %v", want, err)
 	}
@@ -348,31 +345,6 @@ func (r *run) refused(ctx context.Context, n *network, from *sandbox.Wallet, cal
 		return fmt.Errorf("refused with %s %v, want %s", rev.Name, rev.Args, want)
 	}
 	return watch.unchanged(ctx)
-}
-
-// revertOf finds the revert data in an error of a chain client's SendCall:
-// the EVM client passes the node's JSON-RPC error with its data, the TRON
-// client writes the data of a custom error into its message.
-func revertOf(err error) (payoutcontract.Revert, bool) {
-	var de rpc.DataError
-	if errors.As(err, &de) {
-		if s, ok := de.ErrorData().(string); ok {
-			if b, err := hexutil.Decode(s); err == nil {
-				return payoutcontract.DecodeRevert(b)
-			}
-		}
-	}
-	msg := err.Error()
-	if i := strings.Index(msg, "data 0x"); i >= 0 {
-		h := msg[i+len("data 0x"):]
-		if j := strings.IndexFunc(h, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }); j >= 0 {
-			h = h[:j]
-		}
-		if b, err := hexutil.Decode("0x" + h); err == nil {
-			return payoutcontract.DecodeRevert(b)
-		}
-	}
-	return payoutcontract.Revert{}, false
 }
 
 // watched are token balances that a refused call must leave alone.
