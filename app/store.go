@@ -52,3 +52,13 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlite.DB, error) {
 	}
 	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL)})
 }
+
+// NeedStore reports an error when cfg names no existing database: the
+// operator commands work on a service's data and must not start an empty
+// database (and a new master key) behind a mistyped --data.
+func NeedStore(cfg config.Config) error {
+	if _, err := os.Stat(filepath.Join(cfg.Data, DBFile)); err != nil {
+		return fmt.Errorf("no database in %q: create a merchant there first, or check --data", cfg.Data)
+	}
+	return nil
+}

@@ -32,6 +32,9 @@ func collectionCancel(ctx context.Context, args []string, getenv func(string) st
 	if orderNo == "" || merchantID == "" {
 		return fmt.Errorf("--order and --merchant are required")
 	}
+	if err := app.NeedStore(cfg); err != nil {
+		return fmt.Errorf("%s: %w", "collection cancel", err)
+	}
 	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, stderr)
 	if err != nil {
 		return err

@@ -67,6 +67,11 @@ func TestOperatorCommandsNeedADatabase(t *testing.T) {
 		{"payout", "refuse", "--id", "po_1", "--reason", "no"},
 		{"cashier", "create", "--merchant", "m_1"},
 		{"contract", "disable", "--id", "k_1"},
+		{"webhook", "log", "--event", "ev_1"},
+		{"webhook", "resend", "--event", "ev_1"},
+		{"webhook", "test", "--cashier", "c_1"},
+		{"collection", "cancel", "--order", "A1", "--merchant", "m_1"},
+		{"sweep", "list"},
 	} {
 		data := t.TempDir()
 		var out, errOut bytes.Buffer

@@ -32,6 +32,9 @@ func sweepList(ctx context.Context, args []string, getenv func(string) string, s
 			return fmt.Errorf("sweep list: --chain: %w", err)
 		}
 	}
+	if err := app.NeedStore(cfg); err != nil {
+		return fmt.Errorf("%s: %w", "sweep list", err)
+	}
 	st, err := app.OpenStore(ctx, cfg)
 	if err != nil {
 		return err

@@ -31,6 +31,9 @@ func webhookCmd(ctx context.Context, cmd string, args []string, getenv func(stri
 	if len(rest) > 0 {
 		return fmt.Errorf("%s: unexpected arguments %q", cmd, rest)
 	}
+	if err := app.NeedStore(cfg); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
 	// No chain is needed for webhook operations.
 	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, stderr)
 	if err != nil {
