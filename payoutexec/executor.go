@@ -119,9 +119,6 @@ func (x *Executor) Run(ctx context.Context) error {
 // then the senders' own upkeep (fee bumps, re-broadcasts).
 func (x *Executor) Tick(ctx context.Context) error {
 	var errs []error
-	if err := x.watchAllowances(ctx); err != nil {
-		errs = append(errs, err)
-	}
 	if err := x.batch(ctx); err != nil {
 		errs = append(errs, err)
 	}

@@ -41,6 +41,10 @@ type Config struct {
 	// StartBlock is where a watcher with no stored cursor begins; 0 starts
 	// at the confirmed tip of the first head it reads.
 	StartBlock uint64
+	// Approvals also records the tokens' confirmed Approval events to the
+	// network's payout contracts and refuses the pending orders a lowered
+	// allowance no longer covers (approvals.go).
+	Approvals bool
 }
 
 func (c *Config) defaults() {
@@ -171,6 +175,9 @@ func (w *Watcher) Round(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("block %d: %w", to, err)
 		}
+		if err := w.recordApprovals(ctx, from, to); err != nil {
+			return err
+		}
 		next := cashier.ChainCursor{Confirmed: to, ConfirmedHash: end.Hash, Head: head.Number}
 		if err := w.orders.ApplyConfirmed(ctx, w.cfg.Chain, from, to, got, next); err != nil {
 			return fmt.Errorf("apply blocks %d-%d: %w", from, to, err)
@@ -179,6 +186,9 @@ func (w *Watcher) Round(ctx context.Context) error {
 			w.log.Info("confirmed transfers", "from", from, "to", to, "transfers", len(got))
 		}
 		from = to + 1
+	}
+	if err := w.holdToAllowances(ctx); err != nil {
+		return err
 	}
 	// The unconfirmed tail is scanned whole every round: a reorg inside it
 	// simply shows up as transfers that are no longer there (dropped) or
