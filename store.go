@@ -58,6 +58,7 @@ type Reader interface {
 	Cursor(ctx context.Context, c Chain) (ChainCursor, error)
 	PayoutReader
 	AllowanceReader
+	SendJournalReader
 }
 
 // Tx is a Reader and writer inside one transaction.
@@ -93,6 +94,7 @@ type Tx interface {
 	SetCursor(ctx context.Context, c ChainCursor) error
 	PayoutWriter
 	AllowanceWriter
+	SendJournalWriter
 }
 
 // CollectionFilter selects a merchant's collection orders for the list

@@ -38,3 +38,16 @@ CREATE TABLE allowances (
 ) STRICT;
 CREATE INDEX allowances_spender ON allowances (chain, spender, symbol, owner);
 CREATE INDEX allowances_unchecked ON allowances (chain, checked);
+
+-- Transactions signed for a payout execution on a network whose client
+-- keeps no journal of its own (TRON), recorded before they are broadcast:
+-- the same bytes are sent again or looked up by tx_id until confirmed or
+-- provably expired (expiration, Unix ms) before another is signed.
+CREATE TABLE signed_sends (
+    exec_id    TEXT    NOT NULL REFERENCES payout_execs (id),
+    tx_id      TEXT    NOT NULL,
+    raw        BLOB    NOT NULL,
+    expiration INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (exec_id, tx_id)
+) STRICT;
