@@ -25,12 +25,9 @@ func (s *Service) RecordApprovals(ctx context.Context, c cashier.Chain, got []ca
 		now := s.Clock.Now()
 		for i := range got {
 			a := &got[i]
-			if a.Chain != c {
-				return cashier.Errorf(cashier.EInvalid, "approval %s of %s recorded as %s", a.TxHash, a.Chain, c)
-			}
 			t, ok := s.Registry.TokenByAddress(c, a.Token)
-			if !ok {
-				return cashier.Errorf(cashier.EInvalid, "approval %s is of %s, not a token of %s", a.TxHash, a.Token, c)
+			if a.Chain != c || !ok {
+				continue // not an approval of one of c's tokens: nothing of ours
 			}
 			a.Token = t.ContractAddress // the registry's form, which payouts name
 			key := allowancePool(c, a.Spender, a.Owner, t.Symbol)

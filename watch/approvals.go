@@ -60,14 +60,17 @@ func (w *Watcher) recordApprovals(ctx context.Context, from, to uint64) error {
 }
 
 // holdToAllowances refuses the pending allowance-mode orders that a newly
-// recorded approval no longer covers.
-func (w *Watcher) holdToAllowances(ctx context.Context) error {
+// recorded approval no longer covers. A failure is logged and retried next
+// round without failing this one: payments must go on being seen.
+func (w *Watcher) holdToAllowances(ctx context.Context) {
 	if !w.cfg.Approvals {
-		return nil
+		return
 	}
 	refused, err := w.orders.HoldToAllowances(ctx, w.cfg.Chain)
 	for _, o := range refused {
 		w.log.Info("allowance payout refused: allowance lowered", "order", o.ID, "wallet", o.FromAddress, "reason", o.FailReason)
 	}
-	return err
+	if err != nil && ctx.Err() == nil {
+		w.log.Warn("holding pending payouts to lowered allowances failed", "err", err)
+	}
 }

@@ -3,7 +3,10 @@
 // range, matches their recipients against the deposit-address index, and
 // hands seen and confirmed transfers to the orders service, which records
 // them and moves the orders in one transaction with the cursor. The
-// Expirer expires unpaid orders on time.
+// Expirer expires unpaid orders on time. With Config.Approvals a watcher
+// also records the tokens' confirmed Approval events to the payout
+// contracts and refuses what a lowered allowance no longer covers
+// (approvals.go).
 package watch
 
 import (
@@ -187,9 +190,7 @@ func (w *Watcher) Round(ctx context.Context) error {
 		}
 		from = to + 1
 	}
-	if err := w.holdToAllowances(ctx); err != nil {
-		return err
-	}
+	w.holdToAllowances(ctx)
 	// The unconfirmed tail is scanned whole every round: a reorg inside it
 	// simply shows up as transfers that are no longer there (dropped) or
 	// are in another block.
