@@ -18,6 +18,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/sqlite"
 	"github.com/stablecashier/cashier/watch"
 )
 
@@ -222,6 +223,34 @@ func TestRevokedApprovalRefusesPendingOrders(t *testing.T) {
 	want = []cashier.PayoutStatus{cashier.PayoutSuccess, cashier.PayoutRefuse, cashier.PayoutRefuse}
 	if got := statuses(r, ids); !equal(got, want) {
 		t.Fatalf("after the rescan: %v", got)
+	}
+
+	// A restart: the database opened afresh, a new service and watcher,
+	// the range scanned once more.
+	r.st.Close()
+	sealer, _ := sqlite.NewAESSealer(make([]byte, 32))
+	st, err := sqlite.Open(ctx, r.dbPath, sqlite.Options{Sealer: sealer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := *r.svc
+	svc.Store, r.st, r.svc = st, st, &svc
+	must(t, st.Update(ctx, func(tx cashier.Tx) error { return tx.SetCursor(ctx, cur) }))
+	a.w = a.watcher(2)
+	a.confirm(1)
+	if n := recorded(t, r); n != 3 {
+		t.Fatalf("%d approvals recorded after the restart, want 3", n)
+	}
+	if got := a.allowance(); got.TxHash != revoke.Hex() || got.Approved.Sign() != 0 || !got.Checked {
+		t.Fatalf("allowance after the restart %+v", got)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
