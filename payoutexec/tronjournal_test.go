@@ -345,3 +345,40 @@ func TestTRONUnsentTransactionIsResignedOnlyAfterExpiry(t *testing.T) {
 		t.Fatalf("contract has %s", b)
 	}
 }
+
+// A restart between journaling a transaction and the node receiving it
+// (the broadcast never arrived): the new executor finds the journaled
+// transaction and broadcasts those same bytes, which pay the batch once.
+func TestTRONJournaledTransactionSurvivesRestart(t *testing.T) {
+	r := newTronRig(t)
+	to := newRecipient()
+	o := r.create(to, "12")
+	r.proxy.mu.Lock()
+	r.proxy.eat = true
+	r.proxy.mu.Unlock()
+	r.tick() // journaled, broadcast lost on the way
+	_, ids := r.proxy.broadcasts()
+	if len(ids) != 1 {
+		t.Fatalf("broadcast %v", ids)
+	}
+	r.proxy.mu.Lock()
+	r.proxy.eat = false
+	r.proxy.mu.Unlock()
+
+	// The service restarts: a new executor over the same database.
+	old := r.x
+	r.x = &payoutexec.Executor{Orders: old.Orders, Store: old.Store, Registry: old.Registry, Clock: old.Clock, Logger: old.Logger,
+		Config: old.Config, Networks: old.Networks}
+	for i := 0; i < 5 && !r.order(o.ID).Status.Final(); i++ {
+		r.tick()
+		r.produce()
+	}
+	got := r.order(o.ID)
+	_, after := r.proxy.broadcasts()
+	if got.Status != cashier.PayoutSuccess || got.TxID != ids[0] || len(after) != 1 || len(r.journal(o)) != 1 {
+		t.Fatalf("order %s tx %s (%s), broadcast %v, want SUCCESS by %s alone", got.Status, got.TxID, got.FailReason, after, ids[0])
+	}
+	if b := r.balance(to); b.Cmp(units("12")) != 0 {
+		t.Fatalf("recipient has %s", b)
+	}
+}
