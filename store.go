@@ -57,6 +57,8 @@ type Reader interface {
 	// Cursor returns c's watcher position; a zero cursor when none is stored.
 	Cursor(ctx context.Context, c Chain) (ChainCursor, error)
 	PayoutReader
+	AllowanceReader
+	SendJournalReader
 }
 
 // Tx is a Reader and writer inside one transaction.
@@ -91,6 +93,8 @@ type Tx interface {
 	// SetCursor stores c's watcher position.
 	SetCursor(ctx context.Context, c ChainCursor) error
 	PayoutWriter
+	AllowanceWriter
+	SendJournalWriter
 }
 
 // CollectionFilter selects a merchant's collection orders for the list

@@ -62,6 +62,7 @@ var messages = map[string][2]string{
 	"not.configured":        {"No node configured for this network.", "此网络未配置节点。"},
 	"notice.account.saved":  {"Account saved.", "账户已保存。"},
 	"notice.cashier.saved":  {"Cashier saved.", "收银台已保存。"},
+	"locked": {"Locked", "已锁定"},
 	"notice.contract.saved": {"Contract registered.", "合约已登记。"},
 	"notice.event.resent":   {"Event queued for delivery.", "事件已排队重新投递。"},
 	"notice.keys.revoked":   {"API key revoked.", "API 密钥已吊销。"},

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"math"
 	"math/big"
 	"net/http"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
 )
 
 // ms is Unix milliseconds, 0 for an unset time.
@@ -46,6 +48,14 @@ func (s *Server) contractJSON(r *http.Request, k *cashier.Contract) map[string]a
 			wallets[p.FromAddress] = true
 		}
 	}
+	// Allowances as last seen on chain: the recorded approvals to the
+	// contract, less what its payouts took since.
+	recorded := map[string]*cashier.Allowance{}
+	as, _ := s.Store.Allowances(ctx, k.Chain, k.Address)
+	for i := range as {
+		wallets[as[i].Owner] = true
+		recorded[as[i].Owner+"/"+as[i].Symbol] = &as[i]
+	}
 	approvals := []map[string]any{}
 	for _, t := range s.Registry.Tokens {
 		if t.Chain != k.Chain {
@@ -59,12 +69,7 @@ func (s *Server) contractJSON(r *http.Request, k *cashier.Contract) map[string]a
 		}
 		balances = append(balances, b)
 		for w := range wallets {
-			a := map[string]any{"wallet": w, "symbol": t.Symbol}
-			if v, err := cl.Allowance(ctx, t.ContractAddress, w, k.Address); err == nil {
-				a["allowance"] = cashier.FormatAmount(v, t.Decimals)
-			} else {
-				a["error"] = "unavailable"
-			}
+			a := s.allowanceJSON(ctx, recorded[w+"/"+t.Symbol], t, w, k)
 			if v, err := cl.TokenBalance(ctx, t.ContractAddress, w); err == nil {
 				a["balance"] = cashier.FormatAmount(v, t.Decimals)
 			}
@@ -251,4 +256,32 @@ func (s *Server) pool(ctx context.Context, o *cashier.PayoutOrder) (*poolState, 
 		}
 	}
 	return &poolState{funds: funds, committed: committed, free: new(big.Int).Sub(funds, committed)}, nil
+}
+
+// allowanceJSON is what wallet w allows contract k to draw of token t as
+// last seen on chain (its newest confirmed Approval less the payouts paid
+// since), what pending payouts lock of it and what is left for new ones.
+// Without a recorded approval only the lock is shown.
+func (s *Server) allowanceJSON(ctx context.Context, a *cashier.Allowance, t cashier.Token, w string, k *cashier.Contract) map[string]any {
+	out := map[string]any{"wallet": w, "symbol": t.Symbol}
+	locked, err := s.Store.PoolLocked(ctx, orders.PoolKeys(&cashier.PayoutOrder{Chain: k.Chain, PayoutType: cashier.PayoutAllowance,
+		FromAddress: w, Symbol: t.Symbol}, k)[0], math.MaxUint64)
+	if err != nil {
+		locked = new(big.Int)
+	}
+	out["locked"] = cashier.FormatAmount(locked, t.Decimals)
+	if a == nil {
+		out["allowance"], out["error"] = "", "no approval recorded"
+		return out
+	}
+	left := a.Left()
+	avail := new(big.Int).Sub(left, locked)
+	if avail.Sign() < 0 {
+		avail.SetInt64(0)
+	}
+	out["allowance"], out["approved"], out["available"] = cashier.FormatAmount(left, t.Decimals), cashier.FormatAmount(a.Approved, t.Decimals),
+		cashier.FormatAmount(avail, t.Decimals)
+	out["approvalTx"], out["approvalBlock"], out["approvedAt"] = a.TxHash, a.Block, ms(a.BlockTime)
+	out["approvalUrl"] = s.explorer(k.Chain, "tx", a.TxHash)
+	return out
 }

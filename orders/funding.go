@@ -221,7 +221,7 @@ func (s *Service) releaseLocks(ctx context.Context, tx cashier.Tx, o *cashier.Pa
 			}
 		}
 	}
-	return nil
+	return s.spendAllowance(ctx, tx, o, k)
 }
 
 // readPools reads from the chain the capacity of every pool o draws on that

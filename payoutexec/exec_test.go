@@ -43,6 +43,29 @@ type rig struct {
 	k                       *cashier.Contract
 	journalDir              string
 	journal                 *evm.FileJournal
+	dbPath                  string
+	reg                     *cashier.Registry
+	read                    *evm.Client // the service's reading client
+	manual                  bool        // blocks only on Commit
+}
+
+// mining makes blocks on a manual chain until the returned stop is called.
+func (r *rig) mining() (stop func()) {
+	if !r.manual {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+				r.chain.Commit()
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // sender opens the executor's sending client on the rig's journal, as a
@@ -82,14 +105,27 @@ func newBenchRig(b *testing.B) *rig { return newTunedRig(b, 100_000_000, nil) }
 
 // newTunedRig lets tune change the executor's sending client.
 func newTunedRig(t testing.TB, contractTokens int64, tune func(*evm.Config)) *rig {
+	return newRigOn(t, contractTokens, tune, devchain.Options{ChainID: devchain.ChainIDETH})
+}
+
+// newManualRig is a rig whose chain makes blocks only on Commit once it is
+// set up, so a test can fork it.
+func newManualRig(t testing.TB) *rig {
+	return newRigOn(t, 1000, nil, devchain.Options{ChainID: devchain.ChainIDETH, Period: time.Hour})
+}
+
+func newRigOn(t testing.TB, contractTokens int64, tune func(*evm.Config), opts devchain.Options) *rig {
 	t.Helper()
 	ctx := context.Background()
 	r := &rig{t: t}
 	var err error
-	if r.chain, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDETH}); err != nil {
+	if r.chain, err = devchain.Start(opts); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.chain.Close() })
+	if r.manual = opts.Period > 0; r.manual {
+		defer r.mining()() // blocks while setting up, then only on Commit
+	}
 	r.owner, _ = crypto.GenerateKey()
 	r.executor, _ = crypto.GenerateKey()
 	r.signer, _ = crypto.GenerateKey()
@@ -121,7 +157,8 @@ func newTunedRig(t testing.TB, contractTokens int64, tune func(*evm.Config)) *ri
 		}
 	}
 	sealer, _ := sqlite.NewAESSealer(make([]byte, 32))
-	if r.st, err = sqlite.Open(ctx, filepath.Join(t.TempDir(), "c.db"), sqlite.Options{Sealer: sealer}); err != nil {
+	r.dbPath, r.reg = filepath.Join(t.TempDir(), "c.db"), reg
+	if r.st, err = sqlite.Open(ctx, r.dbPath, sqlite.Options{Sealer: sealer}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.st.Close() })
@@ -130,6 +167,7 @@ func newTunedRig(t testing.TB, contractTokens int64, tune func(*evm.Config)) *ri
 		t.Fatal(err)
 	}
 	t.Cleanup(read.Close)
+	r.read = read
 	now := time.Now()
 	r.m = &cashier.Merchant{ID: "m_1", Name: "Shop", APIKey: "pk_1", SecretKey: "sk", WebhookKey: "whk", Status: cashier.MerchantActive, CreatedAt: now}
 	r.k = &cashier.Contract{ID: "k_1", MerchantID: "m_1", Chain: cashier.ChainETH, Address: r.payout.Hex(), Status: cashier.ContractActive,
@@ -424,72 +462,6 @@ func TestLowGasPayoutsWait(t *testing.T) {
 	if r.order(o.ID).Status != cashier.PayoutSuccess || r.balance(alice).Cmp(units("5")) != 0 {
 		t.Fatal("not paid once the gas was there")
 	}
-}
-
-// A wallet that lowers its approval makes the pending allowance-mode
-// orders it no longer covers REFUSE at once (newest first, with the
-// reason and webhook), before any is sent; the older ones that fit stay.
-func TestLoweredAllowanceRefusesPendingOrders(t *testing.T) {
-	r := newRig(t, 0)
-	ctx := context.Background()
-	wallet, _ := crypto.GenerateKey()
-	w := crypto.PubkeyToAddress(wallet.PublicKey)
-	if err := r.chain.Fund(ctx, w, big.NewInt(params.Ether)); err != nil {
-		t.Fatal(err)
-	}
-	r.ownerCall(r.token, usdcABI.PackMint(w, units("1000")))
-	approve := func(amount string) {
-		if _, err := r.chain.Transact(ctx, wallet, &r.token, nil, usdcABI.PackApprove(r.payout, units(amount)), 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	approve("100")
-	// Held for review, so nothing is sent while the approval changes.
-	if _, err := r.svc.SetReviewPolicy(ctx, "m_1", cashier.ReviewAlways, ""); err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, amt := range []string{"10", "20", "30"} {
-		o, err := r.svc.CreatePayout(ctx, r.m, orders.PayoutRequest{ContractID: "k_1", OrderNo: orders.NewID("A-"), Recipient: alice,
-			Amount: amt, Symbol: "USDT", PayoutType: 2, FromAddress: w.Hex()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, o.ID)
-	}
-	r.tick()
-	for _, id := range ids {
-		if o := r.order(id); o.Status != cashier.PayoutPending {
-			t.Fatalf("covered order %s is %s", id, o.Status)
-		}
-	}
-	approve("35") // covers 10+1 and 20+1, not 30+1 as well
-	r.tick()
-	want := []cashier.PayoutStatus{cashier.PayoutPending, cashier.PayoutPending, cashier.PayoutRefuse}
-	for i, id := range ids {
-		o := r.order(id)
-		if o.Status != want[i] {
-			t.Fatalf("order %d: %s, want %s", i, o.Status, want[i])
-		}
-		if o.Status == cashier.PayoutRefuse && !strings.Contains(o.FailReason, "now allows") {
-			t.Fatalf("reason %q", o.FailReason)
-		}
-	}
-	evs, _ := r.st.Events(ctx, cashier.EventFilter{OrderID: ids[2]})
-	if len(evs) == 0 || evs[0].Status != "REFUSE" {
-		t.Fatalf("no REFUSE event: %+v", evs)
-	}
-	approve("0")
-	r.tick()
-	for _, id := range ids {
-		if o := r.order(id); o.Status != cashier.PayoutRefuse {
-			t.Fatalf("after revoking, order %s is %s", id, o.Status)
-		}
-	}
-	if got := r.balance(alice); got.Sign() != 0 {
-		t.Fatalf("paid %s", got)
-	}
-	checkLocks(t, r)
 }
 
 func checkLocks(t *testing.T, r *rig) {

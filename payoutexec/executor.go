@@ -117,9 +117,6 @@ func (x *Executor) Run(ctx context.Context) error {
 // then the senders' own upkeep (fee bumps, re-broadcasts).
 func (x *Executor) Tick(ctx context.Context) error {
 	var errs []error
-	if err := x.watchAllowances(ctx); err != nil {
-		errs = append(errs, err)
-	}
 	if err := x.batch(ctx); err != nil {
 		errs = append(errs, err)
 	}
@@ -356,10 +353,14 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 	}
 	// Stored before the send: from here on the orders are fixed.
 	e.State, e.Attempts = cashier.ExecSending, e.Attempts+1
-	if err := x.Orders.SaveExec(ctx, e); err != nil {
+	var hash string
+	if j, ok := net.Client.(journaled); ok {
+		hash, err = x.sendJournaled(ctx, j, e, call) // stored with the signed transaction
+	} else if err = x.Orders.SaveExec(ctx, e); err != nil {
 		return err
+	} else {
+		hash, err = net.Client.SendCall(ctx, call)
 	}
-	hash, err := net.Client.SendCall(ctx, call)
 	if err == nil {
 		e.TxHashes, e.State, e.LastError = append(e.TxHashes, hash), cashier.ExecSent, ""
 		x.Logger.Info("payout batch sent", "exec", e.ID, "chain", e.Chain, "tx", hash, "orders", len(os))
@@ -372,7 +373,10 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 		e.State = cashier.ExecCreated
 		return x.isolate(ctx, e, os, rev)
 	}
-	if e.Chain != cashier.ChainTRON || errors.Is(err, tron.ErrNoKey) {
+	if ns := (notSent{}); errors.As(err, &ns) {
+		// Nothing was signed into the journal or broadcast.
+		e.State, e.Attempts = cashier.ExecCreated, e.Attempts-1
+	} else if e.Chain != cashier.ChainTRON || errors.Is(err, tron.ErrNoKey) {
 		// The EVM sender reports an error only when nothing was sent.
 		e.State = cashier.ExecCreated
 	} else {
@@ -427,6 +431,12 @@ func (x *Executor) resolve(ctx context.Context, net *Network, e *cashier.PayoutE
 	if found, err := x.findPaid(ctx, net, e); err != nil || found {
 		return err
 	}
+	j, isJournaled := net.Client.(journaled)
+	if isJournaled {
+		if done, err := x.resolveJournaled(ctx, net, j, e); err != nil || done {
+			return err
+		}
+	}
 	expired, err := x.expired(ctx, net, e)
 	if err != nil {
 		return err
@@ -446,7 +456,14 @@ func (x *Executor) resolve(ctx context.Context, net *Network, e *cashier.PayoutE
 	if err != nil {
 		return err
 	}
-	hash, err := net.Client.SendCall(ctx, call)
+	var hash string
+	if isJournaled {
+		// Every journaled transaction provably expired unpaid: a new one,
+		// journaled like the first.
+		hash, err = x.sendJournaled(ctx, j, e, call)
+	} else {
+		hash, err = net.Client.SendCall(ctx, call)
+	}
 	if err != nil {
 		e.LastError = err.Error()
 		return x.Orders.SaveExec(ctx, e)
@@ -531,6 +548,18 @@ func (x *Executor) confirm(ctx context.Context, net *Network, e *cashier.PayoutE
 	}
 	if found, err := x.findPaid(ctx, net, e); err != nil || found {
 		return err
+	}
+	if _, ok := net.Client.(journaled); ok && failed == 0 {
+		// A journaled transaction that provably expired outside every
+		// block never pays: resolve signs a new one (same contract nonce).
+		s, _, err := x.pendingSend(ctx, net, e)
+		if err != nil {
+			return err
+		}
+		if s == nil {
+			e.State, e.Ambiguous = cashier.ExecSending, true
+			return x.Orders.SaveExec(ctx, e)
+		}
 	}
 	if failed == len(e.TxHashes) && failed > 0 && !e.Ambiguous {
 		// Every transaction of the execution failed and none other exists:

@@ -459,52 +459,61 @@ func (c *Client) chainPrices(ctx context.Context) (chainPrices, error) {
 // what was built, signs it and broadcasts it. A nonzero call.GasLimit is
 // an energy limit: fee_limit becomes GasLimit times the energy price.
 func (c *Client) SendCall(ctx context.Context, call cashier.Call) (string, error) {
+	s, err := c.SignCall(ctx, call)
+	if err != nil {
+		return "", err
+	}
+	return c.Broadcast(ctx, s.Raw)
+}
+
+// SignCall does everything SendCall does short of broadcasting: the
+// affordability pre-flight (a revert surfaces here), building, verifying
+// and signing. A caller that must never sign a second transaction while
+// the first could still land journals the result before Broadcast.
+func (c *Client) SignCall(ctx context.Context, call cashier.Call) (*SignedTx, error) {
 	if c.key == nil {
-		return "", ErrNoKey
+		return nil, ErrNoKey
 	}
 	to, err := ParseAddress(call.To)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	var value int64
 	if call.Value != nil {
 		if call.Value.Sign() < 0 || !call.Value.IsInt64() {
-			return "", fmt.Errorf("tron: call value %s sun out of range", call.Value)
+			return nil, fmt.Errorf("tron: call value %s sun out of range", call.Value)
 		}
 		value = call.Value.Int64()
 	}
 	prices, err := c.chainPrices(ctx)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	feeLimit := c.feeLimit
 	if call.GasLimit > 0 {
 		if call.GasLimit > uint64(MaxFeeLimit/prices.energy) {
-			return "", fmt.Errorf("tron: energy limit %d exceeds the network's fee limit cap", call.GasLimit)
+			return nil, fmt.Errorf("tron: energy limit %d exceeds the network's fee limit cap", call.GasLimit)
 		}
 		feeLimit = int64(call.GasLimit) * prices.energy
 	}
 	want := TriggerCall{Owner: c.from, Contract: to, CallValue: value, Data: call.Data}
 	if err := c.checkAffordable(ctx, &want, feeLimit, prices); err != nil {
-		return "", err
+		return nil, err
 	}
 	tx, err := c.build(ctx, &want, feeLimit)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	id, err := c.verify(tx, &want, feeLimit)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	sig, err := Sign(id, c.key)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	tx.Signature = []string{hex.EncodeToString(sig)}
-	if err := c.broadcast(ctx, tx); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(id[:]), nil
+	return signedTx(tx, id)
 }
 
 // checkAffordable refuses a call the sender cannot pay for: energy beyond

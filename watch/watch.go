@@ -3,7 +3,10 @@
 // range, matches their recipients against the deposit-address index, and
 // hands seen and confirmed transfers to the orders service, which records
 // them and moves the orders in one transaction with the cursor. The
-// Expirer expires unpaid orders on time.
+// Expirer expires unpaid orders on time. With Config.Approvals a watcher
+// also records the tokens' confirmed Approval events to the payout
+// contracts and refuses what a lowered allowance no longer covers
+// (approvals.go).
 package watch
 
 import (
@@ -41,6 +44,10 @@ type Config struct {
 	// StartBlock is where a watcher with no stored cursor begins; 0 starts
 	// at the confirmed tip of the first head it reads.
 	StartBlock uint64
+	// Approvals also records the tokens' confirmed Approval events to the
+	// network's payout contracts and refuses the pending orders a lowered
+	// allowance no longer covers (approvals.go).
+	Approvals bool
 }
 
 func (c *Config) defaults() {
@@ -171,6 +178,9 @@ func (w *Watcher) Round(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("block %d: %w", to, err)
 		}
+		if err := w.recordApprovals(ctx, from, to); err != nil {
+			return err
+		}
 		next := cashier.ChainCursor{Confirmed: to, ConfirmedHash: end.Hash, Head: head.Number}
 		if err := w.orders.ApplyConfirmed(ctx, w.cfg.Chain, from, to, got, next); err != nil {
 			return fmt.Errorf("apply blocks %d-%d: %w", from, to, err)
@@ -180,6 +190,7 @@ func (w *Watcher) Round(ctx context.Context) error {
 		}
 		from = to + 1
 	}
+	w.holdToAllowances(ctx)
 	// The unconfirmed tail is scanned whole every round: a reorg inside it
 	// simply shows up as transfers that are no longer there (dropped) or
 	// are in another block.
