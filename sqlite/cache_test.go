@@ -33,7 +33,7 @@ func TestCacheInvalidatedByOwnWrites(t *testing.T) {
 	}
 
 	// Any statement on the cached tables counts, not only Tx methods.
-	err = db.writeTx(ctx, func(tx *sql.Tx) error {
+	err = db.WriteRaw(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`UPDATE cashiers SET status = 'inactive' WHERE id = 'c1'`); err != nil {
 			return err
 		}
@@ -79,12 +79,12 @@ func TestCacheTTLBoundsOtherProcessesWrites(t *testing.T) {
 	other := openAt(t, path, key)
 	var mu sync.Mutex
 	now := time.Now()
-	db.cache.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	db.SetCacheClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 
 	if c, _ := db.Cashier(ctx, "c1"); c.Status != cashier.CashierActive {
 		t.Fatal(c.Status)
 	}
-	if err := other.writeTx(ctx, func(tx *sql.Tx) error {
+	if err := other.WriteRaw(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`UPDATE cashiers SET status = 'inactive' WHERE id = 'c1'`)
 		return err
 	}); err != nil {
@@ -117,7 +117,7 @@ func TestCacheOff(t *testing.T) {
 	if _, err := db.Cashier(ctx, "c1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.write.Exec(`UPDATE cashiers SET name = 'Renamed' WHERE id = 'c1'`); err != nil {
+	if _, err := writePool(db).Exec(`UPDATE cashiers SET name = 'Renamed' WHERE id = 'c1'`); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := db.Cashier(ctx, "c1"); c.Name != "Renamed" {

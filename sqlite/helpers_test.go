@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"fmt"
 	"math/big"
 	"path/filepath"
@@ -161,3 +162,6 @@ func samePayout(t testing.TB, got, want *cashier.PayoutOrder) {
 		t.Fatalf("order\n got %+v\nwant %+v", g, w)
 	}
 }
+
+func writePool(db *DB) *sql.DB { w, _ := db.Pools(); return w }
+func readPool(db *DB) *sql.DB  { _, r := db.Pools(); return r }

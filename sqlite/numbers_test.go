@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -25,7 +26,9 @@ func TestNumericIDs(t *testing.T) {
 				return err
 			}
 			// The uncommitted row's number is visible inside the transaction.
-			if n, err := x.(*tx).NumericID(ctx, "collection_orders", id); err != nil || n != int64(i+1) {
+			if n, err := x.(interface {
+				NumericID(context.Context, string, string) (int64, error)
+			}).NumericID(ctx, "collection_orders", id); err != nil || n != int64(i+1) {
 				t.Errorf("inside the transaction: %d, %v", n, err)
 			}
 			return nil

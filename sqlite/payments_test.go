@@ -84,7 +84,7 @@ func TestPaymentsAndWatcherLookups(t *testing.T) {
 		`SELECT id FROM collection_orders WHERE chain = 'TRON' AND deposit_address IN ('a', 'b')`:                  "collection_orders_address",
 		`SELECT id FROM collection_orders WHERE status = 'PENDING' AND expire_at <= 5 ORDER BY expire_at LIMIT 10`: "collection_orders_status_expiry",
 	} {
-		rows, err := db.read.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
+		rows, err := readPool(db).QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
 		if err != nil {
 			t.Fatal(err)
 		}

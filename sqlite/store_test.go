@@ -624,20 +624,20 @@ func TestSealedSecretsAreBoundToTheirRow(t *testing.T) {
 	db := openTest(t)
 	// The rows are changed behind the store's back (as another process
 	// would), so the reads go past the lookup cache.
-	if _, err := db.write.Exec(`UPDATE merchants SET secret_key_sealed = (SELECT secret_key_sealed FROM merchants WHERE id = 'm2') WHERE id = 'm1'`); err != nil {
+	if _, err := writePool(db).Exec(`UPDATE merchants SET secret_key_sealed = (SELECT secret_key_sealed FROM merchants WHERE id = 'm2') WHERE id = 'm1'`); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := db.reader.Merchant(ctx, "m1"); err == nil {
+	if m, err := db.Uncached().Merchant(ctx, "m1"); err == nil {
 		t.Fatalf("m1 opened with m2's sealed secret: %q", m.SecretKey)
 	}
-	if _, err := db.reader.Merchant(ctx, "m2"); err != nil {
+	if _, err := db.Uncached().Merchant(ctx, "m2"); err != nil {
 		t.Fatalf("m2 itself: %v", err)
 	}
 	// Nor does a webhook key moved into the secret key's column.
-	if _, err := db.write.Exec(`UPDATE merchants SET secret_key_sealed = webhook_key_sealed WHERE id = 'm2'`); err != nil {
+	if _, err := writePool(db).Exec(`UPDATE merchants SET secret_key_sealed = webhook_key_sealed WHERE id = 'm2'`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.reader.Merchant(ctx, "m2"); err == nil {
+	if _, err := db.Uncached().Merchant(ctx, "m2"); err == nil {
 		t.Fatal("a webhook key opened as the secret key")
 	}
 }

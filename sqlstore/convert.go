@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"database/sql"
@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"time"
-
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/stablecashier/cashier"
 )
@@ -55,29 +52,16 @@ func fromAmountText(field string, s sql.NullString) (*big.Int, error) {
 	return v, nil
 }
 
-// sqliteCode returns the extended result code of err, or 0.
-func sqliteCode(err error) int {
-	var e *sqlite.Error
-	if errors.As(err, &e) {
-		return e.Code()
-	}
-	return 0
-}
-
-func isUnique(err error) bool {
-	c := sqliteCode(err)
-	return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
-}
-
 // writeErr turns a failed insert or update into a domain error where the
 // cause is the caller's (duplicate, dangling reference) and wraps the rest.
+// The dialect of the one open store classifies the driver's errors.
 func writeErr(err error, what string, dupMsg string) error {
 	switch {
 	case err == nil:
 		return nil
 	case isUnique(err):
 		return cashier.Errorf(cashier.EDuplicate, "%s", dupMsg)
-	case sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+	case isForeignKey(err):
 		return cashier.Errorf(cashier.EInvalid, "%s refers to an unknown merchant, cashier or contract", what)
 	}
 	return fmt.Errorf("sqlite: write %s: %w", what, err)

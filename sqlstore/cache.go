@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	sqlitedrv "modernc.org/sqlite"
 
 	"github.com/stablecashier/cashier"
 )
@@ -17,8 +15,8 @@ import (
 // contracts; these rows change rarely. DB keeps them in memory:
 //
 //   - Within this process the cache is exact: the writer watches every row
-//     written to merchants, cashiers and contracts (an SQLite pre-update
-//     hook, so it sees writes by any Tx method, present or future) and
+//     written to merchants, cashiers and contracts (Dialect.WatchWrites,
+//     so it sees writes by any Tx method, present or future) and
 //     empties the cache after the commit, before the writing Update
 //     returns. A lookup that read the database before that point does not
 //     store its result (generation check), so no stale row outlives it.
@@ -152,10 +150,11 @@ func (db *DB) ContractsByMerchant(ctx context.Context, merchantID string) ([]cas
 	return slices.Clone(cs), nil
 }
 
-// watchTables is the writer's pre-update hook: it notes writes to the
-// cached tables of the current group.
-func (w *groupWriter) watchTables(d sqlitedrv.SQLitePreUpdateData) {
-	if cachedTables[d.TableName] {
+// watchTable is called by the dialect's write watcher (Dialect.WatchWrites)
+// for every row written: it notes writes to the cached tables of the
+// current group.
+func (w *groupWriter) watchTable(table string) {
+	if cachedTables[table] {
 		w.touched = true
 	}
 }

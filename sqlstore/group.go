@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-
-	sqlitedrv "modernc.org/sqlite"
 
 	"github.com/stablecashier/cashier"
 )
@@ -59,6 +57,7 @@ type groupWriter struct {
 	// whether the group wrote to a cached table, and what to call then.
 	hooked   any
 	prep     prepared
+	dialect  *Dialect
 	touched  bool
 	onChange func()
 
@@ -68,10 +67,11 @@ type groupWriter struct {
 	done   chan struct{}
 }
 
-func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func(), prep prepared) *groupWriter {
+func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func(), prep prepared, d *Dialect) *groupWriter {
 	w := &groupWriter{
 		db:       db,
 		prep:     prep,
+		dialect:  d,
 		onChange: onChange,
 		queue:    make(chan *writeReq, queue),
 		maxBatch: maxBatch,
@@ -258,11 +258,9 @@ func (w *groupWriter) begin() (*sql.Tx, *sql.Conn, error) {
 		if dc == w.hooked {
 			return nil
 		}
-		h, ok := dc.(sqlitedrv.HookRegisterer)
-		if !ok {
-			return fmt.Errorf("sqlite: driver connection %T has no hooks", dc)
+		if err := w.dialect.WatchWrites(dc, w.watchTable); err != nil {
+			return err
 		}
-		h.RegisterPreUpdateHook(w.watchTables)
 		w.hooked = dc
 		return nil
 	})
