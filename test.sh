@@ -9,6 +9,9 @@ for tool in npm chromium zbarimg; do
     echo "the tests need $tool: apt-get install -y nodejs npm chromium zbar-tools"; exit 1
   fi
 done
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "the tests need a PostgreSQL server: apt-get install -y postgresql"; exit 1
+fi
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './contracts/node_modules/*'))
@@ -31,5 +34,5 @@ echo "== the sandbox, black box: build, start, check with real chains, restart, 
 bash scripts/sandbox-check.sh
 
 echo "== go test -race (packages with concurrency)"
-go test -count=1 -race ./sqlite/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/...
+go test -count=1 -race ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/...
 go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags' ./dashboard/... # argon2 under -race is slow: the session and limit paths

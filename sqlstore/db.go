@@ -76,7 +76,7 @@ func New(ctx context.Context, write, read *sql.DB, d *Dialect, opts Options) (*D
 		return nil, err
 	}
 	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate, db.prep, d)
-	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
+	db.reader = reader{q: read, snap: read, sealer: opts.Sealer, iso: d.Snapshot}
 	return db, nil
 }
 

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"database/sql"
 	"errors"
 	"sync"
 )
@@ -23,6 +24,13 @@ type Dialect struct {
 	WatchWrites func(dc any, onWrite func(table string)) error
 	// CloseSQL, when set, runs on the write pool before Close.
 	CloseSQL string
+	// LockWrites, when set, runs first in every write transaction: it
+	// takes the lock that makes writers run one at a time across every
+	// process on the database, as SQLite's write lock does.
+	LockWrites string
+	// Snapshot is the isolation of the read-only transactions a list
+	// reads its page and count in; it must give one snapshot.
+	Snapshot sql.IsolationLevel
 }
 
 // dialects are those of the stores opened in this process, for the error

@@ -41,7 +41,7 @@ func (db *DB) ClaimEventsFair(ctx context.Context, owner string, now time.Time, 
 					  `+notSkipped+`
 					  AND (e.order_id = '' OR NOT EXISTS (
 						SELECT 1 FROM events p
-						WHERE p.order_id = e.order_id AND p.seq < e.seq AND p.state = 'pending')))
+						WHERE p.order_id = e.order_id AND p.seq < e.seq AND p.state = 'pending'))) ranked
 				WHERE rank <= ?
 				ORDER BY rank, seq
 				LIMIT ?)

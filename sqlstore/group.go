@@ -273,6 +273,13 @@ func (w *groupWriter) begin() (*sql.Tx, *sql.Conn, error) {
 		conn.Close()
 		return nil, nil, err
 	}
+	if w.dialect.LockWrites != "" {
+		if _, err := tx.ExecContext(ctx, w.dialect.LockWrites); err != nil {
+			_ = tx.Rollback()
+			conn.Close()
+			return nil, nil, err
+		}
+	}
 	return tx, conn, nil
 }
 

@@ -22,6 +22,7 @@ type reader struct {
 	q      querier
 	snap   *sql.DB // outside a transaction: where a list reads its rows and count from one snapshot
 	sealer Sealer
+	iso    sql.IsolationLevel // of snap's transactions (Dialect.Snapshot)
 }
 
 type scanner interface{ Scan(dest ...any) error }
@@ -32,7 +33,7 @@ func (r reader) snapshot(ctx context.Context, fn func(q querier) error) error {
 	if r.snap == nil {
 		return fn(r.q)
 	}
-	tx, err := r.snap.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := r.snap.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: r.iso})
 	if err != nil {
 		return fmt.Errorf("sqlite: begin read: %w", err)
 	}

@@ -1,4 +1,4 @@
-package sqlite
+package storetest
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // TestNumericIDs: every cashier, contract and order gets a numeric identity
 // on insert, 1, 2, 3, … per table, set on the struct by Create and read
 // by NumericID (inside a transaction too); an update does not change it.
-func TestNumericIDs(t *testing.T) {
+func testNumericIDs(t *testing.T) {
 	db := openTest(t)
 	if n, err := db.NumericID(ctx, "contracts", "k2"); err != nil || n != 2 {
 		t.Fatalf("contract k2: %d, %v", n, err)

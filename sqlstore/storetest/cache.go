@@ -1,19 +1,19 @@
-package sqlite
+package storetest
 
 import (
 	"database/sql"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/sqlstore"
 )
 
 // A write through this DB to a cached table is visible to the next lookup
 // the moment Update returns, whichever statement made it; lookups hand out
 // copies.
-func TestCacheInvalidatedByOwnWrites(t *testing.T) {
+func testCacheInvalidatedByOwnWrites(t *testing.T) {
 	db := openTest(t)
 	c, err := db.Cashier(ctx, "c1")
 	if err != nil || c.Status != cashier.CashierActive {
@@ -71,8 +71,8 @@ func TestCacheInvalidatedByOwnWrites(t *testing.T) {
 
 // A write by another process (here a second DB on the same file) is seen
 // once the entry is older than the TTL, not before.
-func TestCacheTTLBoundsOtherProcessesWrites(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cashier.db")
+func testCacheTTLBoundsOtherProcessesWrites(t *testing.T) {
+	path := newLocation(t)
 	key := newKey(t)
 	db := openAt(t, path, key)
 	seed(t, db)
@@ -102,17 +102,12 @@ func TestCacheTTLBoundsOtherProcessesWrites(t *testing.T) {
 }
 
 // With the cache off, every lookup reads the database.
-func TestCacheOff(t *testing.T) {
-	s, err := NewAESSealer(newKey(t))
+func testCacheOff(t *testing.T) {
+	s, err := sqlstore.NewAESSealer(newKey(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "cashier.db")
-	db, err := Open(ctx, path, Options{Sealer: s, CacheTTL: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openWith(t, newLocation(t), sqlstore.Options{Sealer: s, CacheTTL: -1})
 	seed(t, db)
 	if _, err := db.Cashier(ctx, "c1"); err != nil {
 		t.Fatal(err)

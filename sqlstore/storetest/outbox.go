@@ -1,4 +1,4 @@
-package sqlite
+package storetest
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/sqlstore"
 )
 
 func event(id, orderID, status string) *cashier.Event {
@@ -19,7 +20,7 @@ func event(id, orderID, status string) *cashier.Event {
 	}
 }
 
-func addEvents(t testing.TB, db *DB, es ...*cashier.Event) {
+func addEvents(t testing.TB, db *sqlstore.DB, es ...*cashier.Event) {
 	t.Helper()
 	mustUpdate(t, db, func(tx cashier.Tx) error {
 		for _, e := range es {
@@ -31,7 +32,7 @@ func addEvents(t testing.TB, db *DB, es ...*cashier.Event) {
 	})
 }
 
-func claimIDs(t testing.TB, db *DB, owner string, now time.Time, n int) string {
+func claimIDs(t testing.TB, db *sqlstore.DB, owner string, now time.Time, n int) string {
 	t.Helper()
 	es, err := db.ClaimEvents(ctx, owner, now, 30*time.Second, n)
 	if err != nil {
@@ -40,7 +41,7 @@ func claimIDs(t testing.TB, db *DB, owner string, now time.Time, n int) string {
 	return ids(es, func(e cashier.Event) string { return e.ID })
 }
 
-func record(t testing.TB, db *DB, owner, id string, at time.Time, state cashier.EventState, next time.Time, errText string) {
+func record(t testing.TB, db *sqlstore.DB, owner, id string, at time.Time, state cashier.EventState, next time.Time, errText string) {
 	t.Helper()
 	a := cashier.DeliveryAttempt{EventID: id, At: at, HTTPStatus: 500, Latency: 1500 * time.Microsecond, Error: errText, NextAttemptAt: next}
 	if state == cashier.EventDelivered {
@@ -51,7 +52,7 @@ func record(t testing.TB, db *DB, owner, id string, at time.Time, state cashier.
 	}
 }
 
-func TestAddEventAndRead(t *testing.T) {
+func testAddEventAndRead(t *testing.T) {
 	db := openTest(t)
 	a, b := event("e1", "o1", "PENDING"), event("e2", "o1", "SUCCESS")
 	b.NextAttemptAt = t0.Add(time.Minute)
@@ -111,7 +112,7 @@ func TestAddEventAndRead(t *testing.T) {
 
 // An order's later event waits until its earlier one is delivered or has
 // failed, however the two are scheduled.
-func TestClaimKeepsOrderPerOrder(t *testing.T) {
+func testClaimKeepsOrderPerOrder(t *testing.T) {
 	db := openTest(t)
 	addEvents(t, db,
 		event("a1", "A", "PENDING"), event("a2", "A", "SUCCESS"),
@@ -150,7 +151,7 @@ func TestClaimKeepsOrderPerOrder(t *testing.T) {
 	}
 }
 
-func TestLeaseTakeover(t *testing.T) {
+func testLeaseTakeover(t *testing.T) {
 	db := openTest(t)
 	addEvents(t, db, event("e1", "o1", "PENDING"))
 
@@ -193,7 +194,7 @@ func TestLeaseTakeover(t *testing.T) {
 	wantCode(t, err, cashier.EInvalid) // pending needs a next attempt time
 }
 
-func TestDeliveryLogAndResend(t *testing.T) {
+func testDeliveryLogAndResend(t *testing.T) {
 	db := openTest(t)
 	e := event("e1", "o1", "SUCCESS")
 	addEvents(t, db, e)
@@ -248,7 +249,7 @@ func TestDeliveryLogAndResend(t *testing.T) {
 }
 
 // Workers claiming at once never share an event.
-func TestConcurrentClaims(t *testing.T) {
+func testConcurrentClaims(t *testing.T) {
 	db := openTest(t)
 	const n = 60
 	var es []*cashier.Event
@@ -302,7 +303,7 @@ func TestConcurrentClaims(t *testing.T) {
 	}
 }
 
-func TestClaimArguments(t *testing.T) {
+func testClaimArguments(t *testing.T) {
 	db := openTest(t)
 	addEvents(t, db, event("e1", "o1", "PENDING"))
 	_, err := db.ClaimEvents(ctx, "", t0, time.Minute, 1)

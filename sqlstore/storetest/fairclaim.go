@@ -1,4 +1,4 @@
-package sqlite
+package storetest
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // and port of the URL, case-insensitive), at most perHost per host, skip
 // the hosts named, and keep every rule of ClaimEvents (order of one
 // order's events, leases).
-func TestClaimEventsFair(t *testing.T) {
+func testClaimEventsFair(t *testing.T) {
 	db := openTest(t)
 	var es []string
 	for i := 0; i < 6; i++ {

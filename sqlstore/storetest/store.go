@@ -1,4 +1,4 @@
-package sqlite
+package storetest
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +14,7 @@ import (
 	"github.com/stablecashier/cashier"
 )
 
-func TestMerchantSecrets(t *testing.T) {
+func testMerchantSecrets(t *testing.T) {
 	db := openTest(t)
 
 	m, err := db.Merchant(ctx, "m1")
@@ -63,9 +61,8 @@ func TestMerchantSecrets(t *testing.T) {
 }
 
 // A copy of the database files alone must not reveal any merchant secret.
-func TestSecretsNotInDatabaseFiles(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "cashier.db")
+func testSecretsNotInDatabaseFiles(t *testing.T) {
+	path := newLocation(t)
 	key := newKey(t)
 	db := openAt(t, path, key)
 	secrets := []string{"ak_SEARCHABLE_apikey_7d1e0c94f2", "sk_SEARCHABLE_secret_5b8a36e1", "wk_SEARCHABLE_webhook_93c0d2aa"}
@@ -74,20 +71,12 @@ func TestSecretsNotInDatabaseFiles(t *testing.T) {
 			SecretKey: secrets[1], WebhookKey: secrets[2], Status: cashier.MerchantActive, CreatedAt: t0})
 	})
 
-	// Check the files both while open (data in the WAL) and after Close
-	// (checkpointed into the main file).
+	// Check the files both while open (data in a write-ahead log) and
+	// after Close.
 	check := func(when string) {
-		files, _ := filepath.Glob(path + "*")
-		var all []byte
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			all = append(all, b...)
-		}
+		all := backend.RawBytes(t, path)
 		if !bytes.Contains(all, []byte("Visible Name")) {
-			t.Fatalf("%s: the merchant row is not in %v; the search proves nothing", when, files)
+			t.Fatalf("%s: the merchant row is not in the database files; the search proves nothing", when)
 		}
 		for _, s := range secrets {
 			// The whole secret, and its tail alone in case of a stored prefix.
@@ -115,7 +104,7 @@ func TestSecretsNotInDatabaseFiles(t *testing.T) {
 	}
 }
 
-func TestCashiersAndContracts(t *testing.T) {
+func testCashiersAndContracts(t *testing.T) {
 	db := openTest(t)
 	mustUpdate(t, db, func(tx cashier.Tx) error {
 		return tx.CreateCashier(ctx, &cashier.Cashier{ID: "c1b", MerchantID: "m1", Name: "Second",
@@ -188,7 +177,7 @@ func TestCashiersAndContracts(t *testing.T) {
 	wantCode(t, err, cashier.EInvalid)
 }
 
-func TestCollectionRoundTrip(t *testing.T) {
+func testCollectionRoundTrip(t *testing.T) {
 	db := openTest(t)
 	huge, _ := new(big.Int).SetString("115792089237316195423570985008687907853269984665640564039457584007913129639935", 10) // 2^256-1
 	o := collection("o1", "m1", "A-1", t0)
@@ -239,8 +228,8 @@ func TestCollectionRoundTrip(t *testing.T) {
 }
 
 // Many goroutines create the same order number at once: exactly one wins.
-func TestCreateCollectionDuplicateRace(t *testing.T) {
-	path, key := filepath.Join(t.TempDir(), "cashier.db"), newKey(t)
+func testCreateCollectionDuplicateRace(t *testing.T) {
+	path, key := newLocation(t), newKey(t)
 	db := openAt(t, path, key)
 	seed(t, db)
 	// A second handle on the same file stands for a second process: its
@@ -281,7 +270,7 @@ func TestCreateCollectionDuplicateRace(t *testing.T) {
 	}
 }
 
-func TestCreatePayoutDuplicateRace(t *testing.T) {
+func testCreatePayoutDuplicateRace(t *testing.T) {
 	db := openTest(t)
 	const n = 16
 	var wg sync.WaitGroup
@@ -310,7 +299,7 @@ func TestCreatePayoutDuplicateRace(t *testing.T) {
 	}
 }
 
-func TestUpdateCollectionOptimistic(t *testing.T) {
+func testUpdateCollectionOptimistic(t *testing.T) {
 	db := openTest(t)
 	createCollection(t, db, collection("o1", "m1", "A-1", t0))
 
@@ -364,7 +353,7 @@ func TestUpdateCollectionOptimistic(t *testing.T) {
 	wantCode(t, err, cashier.EInvalid)
 }
 
-func TestUpdatePayoutOptimistic(t *testing.T) {
+func testUpdatePayoutOptimistic(t *testing.T) {
 	db := openTest(t)
 	createPayout(t, db, payout("p1", "m1", "P-1", t0))
 	a, _ := db.Payout(ctx, "p1")
@@ -385,7 +374,7 @@ func TestUpdatePayoutOptimistic(t *testing.T) {
 	wantCode(t, err, cashier.ENotFound)
 }
 
-func TestPayoutRoundTrip(t *testing.T) {
+func testPayoutRoundTrip(t *testing.T) {
 	db := openTest(t)
 	o := payout("p1", "m1", "P-1", t0)
 	o.BatchID, o.PayoutType, o.FromAddress = "batch-7", cashier.PayoutAllowance, "0x00000000000000000000000000000000000000c1"
@@ -426,7 +415,7 @@ func ids[T any](list []T, id func(T) string) string {
 	return strings.Join(s, ",")
 }
 
-func TestCollectionsFilter(t *testing.T) {
+func testCollectionsFilter(t *testing.T) {
 	db := openTest(t)
 	// o0..o5 for m1, a minute apart; o2 and o4 succeeded; x1 belongs to m2.
 	for i := range 6 {
@@ -485,7 +474,7 @@ func TestCollectionsFilter(t *testing.T) {
 	})
 }
 
-func TestPayoutsFilter(t *testing.T) {
+func testPayoutsFilter(t *testing.T) {
 	db := openTest(t)
 	mustUpdate(t, db, func(tx cashier.Tx) error {
 		return tx.CreateContract(ctx, &cashier.Contract{ID: "k1b", MerchantID: "m1", Chain: cashier.ChainTRON, CreatedAt: t0})
@@ -525,7 +514,7 @@ func TestPayoutsFilter(t *testing.T) {
 	}
 }
 
-func TestUpdateRollsBack(t *testing.T) {
+func testUpdateRollsBack(t *testing.T) {
 	db := openTest(t)
 	boom := errors.New("boom")
 	err := db.Update(ctx, func(tx cashier.Tx) error {
@@ -578,7 +567,7 @@ func TestUpdateRollsBack(t *testing.T) {
 	}
 }
 
-func TestUpdateCancelledContext(t *testing.T) {
+func testUpdateCancelledContext(t *testing.T) {
 	db := openTest(t)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
@@ -590,7 +579,7 @@ func TestUpdateCancelledContext(t *testing.T) {
 }
 
 // Concurrent writers queue on the write connection instead of failing.
-func TestConcurrentWriters(t *testing.T) {
+func testConcurrentWriters(t *testing.T) {
 	db := openTest(t)
 	const n = 40
 	var wg sync.WaitGroup
@@ -620,7 +609,7 @@ func TestConcurrentWriters(t *testing.T) {
 
 // A sealed secret moved into another merchant's row does not open: someone
 // able to write the database cannot give a merchant a secret they know.
-func TestSealedSecretsAreBoundToTheirRow(t *testing.T) {
+func testSealedSecretsAreBoundToTheirRow(t *testing.T) {
 	db := openTest(t)
 	// The rows are changed behind the store's back (as another process
 	// would), so the reads go past the lookup cache.

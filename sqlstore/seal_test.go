@@ -1,7 +1,8 @@
-package sqlite
+package sqlstore
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"os"
@@ -142,4 +143,13 @@ func TestDecodeMasterKey(t *testing.T) {
 			t.Errorf("DecodeMasterKey(%q) succeeded", s)
 		}
 	}
+}
+
+func newKey(t testing.TB) []byte {
+	t.Helper()
+	key := make([]byte, MasterKeySize)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
