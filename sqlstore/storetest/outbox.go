@@ -248,9 +248,13 @@ func testDeliveryLogAndResend(t *testing.T) {
 	wantCode(t, db.Resend(ctx, "nope", now), cashier.ENotFound)
 }
 
-// Workers claiming at once never share an event.
+// Workers claiming at once never share an event, whether they share one
+// store or run on three stores of one database (three instances).
 func testConcurrentClaims(t *testing.T) {
-	db := openTest(t)
+	loc, key := newLocation(t), newKey(t)
+	db := openAt(t, loc, key)
+	seed(t, db)
+	stores := []*sqlstore.DB{db, openAt(t, loc, key), openAt(t, loc, key)}
 	const n = 60
 	var es []*cashier.Event
 	for i := range n {
@@ -271,7 +275,7 @@ func testConcurrentClaims(t *testing.T) {
 			defer wg.Done()
 			owner := fmt.Sprintf("w%d", w)
 			for {
-				got, err := db.ClaimEvents(ctx, owner, t0, time.Minute, 4)
+				got, err := stores[w%len(stores)].ClaimEvents(ctx, owner, t0, time.Minute, 4)
 				if err != nil {
 					errsMu.Lock()
 					errs = append(errs, err)
