@@ -198,13 +198,13 @@ func (t *tx) DeleteSession(ctx context.Context, hash []byte) error {
 }
 
 func (t *tx) AddAudit(ctx context.Context, e *cashier.AuditEntry) error {
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO audit_log (at, user_id, email, merchant_id, action, target, detail, ip)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, millis(e.At), e.UserID, e.Email, e.MerchantID, e.Action, e.Target, e.Detail, e.IP)
+	// RETURNING rather than LastInsertId, which not every driver has.
+	err := t.tx.QueryRowContext(ctx, `INSERT INTO audit_log (at, user_id, email, merchant_id, action, target, detail, ip)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, millis(e.At), e.UserID, e.Email, e.MerchantID, e.Action, e.Target, e.Detail, e.IP).Scan(&e.ID)
 	if err != nil {
 		return writeErr(err, "audit entry", "")
 	}
-	e.ID, err = res.LastInsertId()
-	return err
+	return nil
 }
 
 func (t *tx) ReplaceMerchantKeys(ctx context.Context, m *cashier.Merchant) error {

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/stablecashier/cashier"
@@ -36,7 +34,7 @@ func provisionFlags(ctx context.Context, name string, args []string, getenv func
 		return nil, cfg, fmt.Errorf("%s: unexpected arguments %q", name, rest)
 	}
 	if !startsDataDir[name] {
-		if _, err := os.Stat(filepath.Join(cfg.Data, app.DBFile)); err != nil {
+		if !app.HasDatabase(cfg) {
 			return nil, cfg, fmt.Errorf("%s: no database in %q: create a merchant there first, or check --data", name, cfg.Data)
 		}
 	}

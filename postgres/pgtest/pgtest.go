@@ -33,6 +33,7 @@ const Install = "apt-get install -y postgresql"
 
 // Server is a running throwaway server.
 type Server struct {
+	bin  string // directory of the server binaries
 	dir  string // data directory (and log)
 	port int
 	cmd  *exec.Cmd
@@ -175,7 +176,7 @@ func start(bin, dir, data string) (*Server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("pgtest: start postgres: %w", err)
 	}
-	s := &Server{dir: dir, port: port, cmd: cmd, done: make(chan error, 1)}
+	s := &Server{bin: bin, dir: dir, port: port, cmd: cmd, done: make(chan error, 1)}
 	go func() { s.done <- cmd.Wait() }()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -200,6 +201,9 @@ func start(bin, dir, data string) (*Server, error) {
 	}
 }
 
+// URL is the URL of database db on the server.
+func (s *Server) URL(db string) string { return s.url(db) }
+
 func (s *Server) url(db string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", s.port, db)
 }
@@ -219,6 +223,12 @@ func (s *Server) NewDatabase() (string, error) {
 	}
 	return s.url(name), nil
 }
+
+// Bin is the directory of the server's binaries (initdb, createdb, …).
+func (s *Server) Bin() string { return s.bin }
+
+// Port is the server's TCP port on 127.0.0.1.
+func (s *Server) Port() int { return s.port }
 
 // DataDir is the server's data directory.
 func (s *Server) DataDir() string { return filepath.Join(s.dir, "data") }

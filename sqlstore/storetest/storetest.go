@@ -65,4 +65,5 @@ var tests = []struct {
 	{"CacheTTLBoundsOtherProcessesWrites", testCacheTTLBoundsOtherProcessesWrites},
 	{"CacheOff", testCacheOff},
 	{"ClaimEventsFair", testClaimEventsFair},
+	{"AuditLog", testAuditLog},
 }
