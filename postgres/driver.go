@@ -36,7 +36,10 @@ func rewrite(q string) rewritten {
 	r := rewritten{query: rebind(q)}
 	if m := writeTarget.FindStringSubmatch(q); m != nil {
 		r.table = strings.ToLower(m[1])
-		r.insert = strings.HasPrefix(strings.ToLower(strings.TrimSpace(q)), "insert")
+		lq := strings.ToLower(q)
+		// An insert with ON CONFLICT does not fail on a duplicate, the
+		// failure callers go on after; it needs no savepoint.
+		r.insert = strings.HasPrefix(strings.TrimSpace(lq), "insert") && !strings.Contains(lq, "on conflict")
 	}
 	rewrites.Store(q, r)
 	return r

@@ -7,8 +7,8 @@
 # Starts a throwaway PostgreSQL server (initdb into a temporary directory,
 # a free port on 127.0.0.1, settings as shipped), one set of sandbox dev
 # chains, and `cashier sandbox --only service` instances on one database
-# sharing one master key, each with its own data directory and demo
-# merchant. The offered rate is split evenly over the instances, one load
+# sharing one master key, each with its own data directory, all serving the
+# one demo merchant. The offered rate is split evenly over the instances, one load
 # generator each; the figures are printed per instance. Everything started
 # is stopped at the end.
 set -euo pipefail
@@ -25,7 +25,7 @@ cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   [ -f "$work/pg/postmaster.pid" ] && as_pg "$bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true
-  rm -rf "$work"
+  [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -47,13 +47,19 @@ limits=(--rate-per-key 100000000 --rate-per-ip 100000000 --rate-per-endpoint 100
 pids+=($!)
 for _ in $(seq 300); do grep -q '"TRON"' "$work/chains/sandbox.json" 2>/dev/null && break; sleep 0.2; done
 
+# The first instance provisions the demo merchant; the others start from
+# its sandbox.json (same merchant, keys and contracts) on a port of their own.
 for i in $(seq "$instances"); do
   mkdir -p "$work/i$i"
-  cp "$work/chains/sandbox.json" "$work/i$i/sandbox.json"
+  if [ "$i" = 1 ]; then
+    cp "$work/chains/sandbox.json" "$work/i1/sandbox.json"
+  else
+    sed 's/"baseUrl": "[^"]*"/"baseUrl": ""/' "$work/i1/sandbox.json" >"$work/i$i/sandbox.json"
+  fi
   ("$work/cashier" sandbox --only service --data "$work/i$i" --free-ports "${limits[@]}" >"$work/i$i.log" 2>&1) &
   pids+=($!)
-  for _ in $(seq 300); do grep -q '"apiKey"' "$work/i$i/sandbox.json" 2>/dev/null && break; sleep 0.2; done
-  grep -q '"apiKey"' "$work/i$i/sandbox.json" || { echo "instance $i did not start:"; cat "$work/i$i.log"; exit 1; }
+  for _ in $(seq 300); do grep -q '"baseUrl": "[^"]' "$work/i$i/sandbox.json" 2>/dev/null && break; sleep 0.2; done
+  grep -q '"baseUrl": "[^"]' "$work/i$i/sandbox.json" || { echo "instance $i did not start:"; cat "$work/i$i.log"; exit 1; }
 done
 
 load() { # N instances share the rate

@@ -207,25 +207,37 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 	}
 	bg := context.Background()
 	ok := make([]int, 0, len(batch)) // requests whose work is in tx
+	// A request alone in its group needs no savepoint: when it fails, the
+	// whole transaction is rolled back (two statements saved, which on a
+	// server are two round trips).
+	alone := len(batch) == 1
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			results[i].err = err
 			continue
 		}
-		if _, err := w.prep.exec(bg, tx, savepoint); err != nil {
-			w.abort(tx, results, ok, i, fmt.Errorf("sqlite: savepoint: %w", err))
-			return
+		if !alone {
+			if _, err := w.prep.exec(bg, tx, savepoint); err != nil {
+				w.abort(tx, results, ok, i, fmt.Errorf("sqlite: savepoint: %w", err))
+				return
+			}
 		}
 		res := call(r, tx)
 		if res.err == nil && !res.panicked {
-			if _, err := w.prep.exec(bg, tx, release); err != nil {
-				w.abort(tx, results, ok, i, fmt.Errorf("sqlite: release: %w", err))
-				return
+			if !alone {
+				if _, err := w.prep.exec(bg, tx, release); err != nil {
+					w.abort(tx, results, ok, i, fmt.Errorf("sqlite: release: %w", err))
+					return
+				}
 			}
 			ok = append(ok, i)
 			continue
 		}
 		results[i] = res
+		if alone {
+			_ = tx.Rollback()
+			return
+		}
 		if _, err := w.prep.exec(bg, tx, rollbackTo); err != nil {
 			// The failure took the whole transaction with it.
 			w.abort(tx, results, ok, i, nil)

@@ -60,9 +60,9 @@ func (t *tx) CreatePayment(ctx context.Context, p *cashier.Payment) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO payments (`+paymentCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-	return writeErr(err, "payment", fmt.Sprintf("transfer %s/%d on %s is recorded already", p.TxHash, p.LogIndex, p.Chain))
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO payments (`+paymentCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
+	return inserted(res, err, "payment", fmt.Sprintf("transfer %s/%d on %s is recorded already", p.TxHash, p.LogIndex, p.Chain))
 }
 
 func (t *tx) UpdatePayment(ctx context.Context, p *cashier.Payment) error {

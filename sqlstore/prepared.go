@@ -20,12 +20,12 @@ const (
 
 	insertEvent = `INSERT INTO events
 		(id, merchant_id, type, order_id, order_no, status, url, body, created_at, state, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) RETURNING seq`
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING RETURNING seq`
 )
 
 // insertCollection has one placeholder per column of collectionCols, so
 // a column added there cannot leave the statement short.
-var insertCollection = `INSERT INTO collection_orders (` + collectionCols + `) VALUES (` + placeholders(collectionCols) + `)`
+var insertCollection = `INSERT INTO collection_orders (` + collectionCols + `) VALUES (` + placeholders(collectionCols) + `) ON CONFLICT DO NOTHING`
 
 // placeholders returns "?, ?, …", one per comma-separated column of cols.
 func placeholders(cols string) string {

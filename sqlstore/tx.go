@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -104,8 +105,8 @@ func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	if err != nil {
 		return err
 	}
-	_, err = t.prep.exec(ctx, t.tx, insertCollection, args...)
-	if err = writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
+	res, err := t.prep.exec(ctx, t.tx, insertCollection, args...)
+	if err = inserted(res, err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
 		return err
 	}
 	return t.readNum(ctx, "collection_orders", o.ID, &o.Num)
@@ -168,9 +169,9 @@ func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO payout_orders (`+payoutCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-	if err = writeErr(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO payout_orders (`+payoutCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
+	if err = inserted(res, err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
 		return err
 	}
 	return t.readNum(ctx, "payout_orders", o.ID, &o.Num)
@@ -244,6 +245,9 @@ func (t *tx) AddEvent(ctx context.Context, e *cashier.Event) error {
 	err := t.prep.queryRow(ctx, t.tx, insertEvent,
 		e.ID, e.MerchantID, e.Type, e.OrderID, e.OrderNo, e.Status, e.URL, body, millis(e.CreatedAt), due.UnixMilli()).
 		Scan(&e.Seq)
+	if errors.Is(err, sql.ErrNoRows) { // ON CONFLICT DO NOTHING inserted nothing
+		return cashier.Errorf(cashier.EDuplicate, "event %s exists already", e.ID)
+	}
 	if err != nil {
 		return writeErr(err, "event", fmt.Sprintf("event %s exists already", e.ID))
 	}
