@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/postgres/pgtest"
@@ -217,5 +218,46 @@ func TestRebind(t *testing.T) {
 		if got := rebind(in); got != want {
 			t.Errorf("rebind(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A failed INSERT inside a transaction undoes only itself, as on SQLite:
+// the statement savepoint keeps PostgreSQL's transaction usable, whether
+// the insert failed on a duplicate or a dangling reference.
+func TestFailedInsertLeavesTransactionUsable(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, pgtest.URL(t), sealer(t))
+	t0 := time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
+	shop := func(id, merchant string) *cashier.Cashier {
+		return &cashier.Cashier{ID: id, MerchantID: merchant, Name: "Shop " + id, Status: cashier.CashierActive, CreatedAt: t0}
+	}
+	err := db.Update(ctx, func(tx cashier.Tx) error {
+		if err := tx.CreateMerchant(ctx, &cashier.Merchant{ID: "m1", Name: "M", APIKey: "ak_live_0123456789abcdef1",
+			SecretKey: "sk", WebhookKey: "wk", Status: cashier.MerchantActive, CreatedAt: t0}); err != nil {
+			return err
+		}
+		if err := tx.CreateCashier(ctx, shop("c1", "m1")); err != nil {
+			return err
+		}
+		if err := tx.CreateCashier(ctx, shop("c1", "m1")); cashier.ErrorCode(err) != cashier.EDuplicate {
+			t.Errorf("duplicate cashier: %v", err)
+		}
+		if err := tx.CreateCashier(ctx, shop("c2", "nobody")); cashier.ErrorCode(err) != cashier.EInvalid {
+			t.Errorf("cashier of an unknown merchant: %v", err)
+		}
+		return tx.CreateCashier(ctx, shop("c3", "m1"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{"c1": true, "c2": false, "c3": true} {
+		_, err := db.Cashier(ctx, id)
+		if (err == nil) != want {
+			t.Errorf("cashier %s: %v, want stored %v", id, err, want)
+		}
+	}
+	// The failed inserts took no number: c3 is the second cashier.
+	if n, err := db.NumericID(ctx, "cashiers", "c3"); err != nil || n != 2 {
+		t.Fatalf("c3's number: %d %v", n, err)
 	}
 }
