@@ -9,6 +9,9 @@ for tool in npm chromium zbarimg; do
     echo "the tests need $tool: apt-get install -y nodejs npm chromium zbar-tools"; exit 1
   fi
 done
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "the tests need a PostgreSQL server: apt-get install -y postgresql"; exit 1
+fi
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './contracts/node_modules/*'))
@@ -27,9 +30,12 @@ echo "== go test"
 export CASHIER_ARTIFACTS="${CASHIER_ARTIFACTS:-$PWD/artifacts}" # page screenshots
 go test -count=1 ./...
 
+echo "== the binary's black-box and kill tests on PostgreSQL (the API, and orders, payments and webhooks across SIGKILL)"
+CASHIER_TEST_DATABASE=postgres go test -count=1 -run 'TestBlackBox$|TestCreatedOrdersSurviveKill|TestPaymentsSurviveKill|TestWebhookSurvivesKill' ./cmd/cashier/
+
 echo "== the sandbox, black box: build, start, check with real chains, restart, check again"
 bash scripts/sandbox-check.sh
 
 echo "== go test -race (packages with concurrency)"
-go test -count=1 -race ./sqlite/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/...
+go test -count=1 -race ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/...
 go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags' ./dashboard/... # argon2 under -race is slow: the session and limit paths

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/postgres"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sqlstore"
 )
 
 // cacheTTL maps the setting (0: off) onto sqlite.Options (negative: off).
@@ -25,11 +27,23 @@ func cacheTTL(d time.Duration) time.Duration {
 // DBFile is the database file name inside the data directory.
 const DBFile = "cashier.db"
 
-// OpenStore opens the SQLite store in cfg.Data, creating the directory and
-// the master key on first use. The master key comes from CASHIER_MASTER_KEY
-// when set, otherwise from DATA/master.key, so a copy of the database file
-// alone does not reveal any merchant secret.
-func OpenStore(ctx context.Context, cfg config.Config) (*sqlite.DB, error) {
+// HasDatabase reports whether cfg names a database that exists already:
+// a PostgreSQL URL always does (the server holds it), SQLite when its file
+// is in the data directory.
+func HasDatabase(cfg config.Config) bool {
+	if cfg.DatabaseURL != "" {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(cfg.Data, DBFile))
+	return err == nil
+}
+
+// OpenStore opens the store: PostgreSQL when cfg.DatabaseURL is set,
+// otherwise the SQLite file in cfg.Data. The data directory is created
+// either way: it holds the master key (from CASHIER_MASTER_KEY when set,
+// otherwise DATA/master.key) and the remembered settings, so a copy of the
+// database alone does not reveal any merchant secret.
+func OpenStore(ctx context.Context, cfg config.Config) (*sqlstore.DB, error) {
 	if cfg.Data == "" {
 		return nil, fmt.Errorf("no data directory (--data or CASHIER_DATA)")
 	}
@@ -38,10 +52,13 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlite.DB, error) {
 	}
 	var key []byte
 	var err error
+	keyPath := filepath.Join(cfg.Data, "master.key")
+	_, statErr := os.Stat(keyPath)
+	created := cfg.MasterKey == "" && os.IsNotExist(statErr)
 	if cfg.MasterKey != "" {
 		key, err = sqlite.DecodeMasterKey(cfg.MasterKey)
 	} else {
-		key, err = sqlite.LoadOrCreateMasterKey(filepath.Join(cfg.Data, "master.key"))
+		key, err = sqlite.LoadOrCreateMasterKey(keyPath)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("master key: %w", err)
@@ -50,6 +67,22 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlite.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.DatabaseURL != "" {
+		db, err := postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL)})
+		if err != nil {
+			return nil, err
+		}
+		// Instances share the database but not the data directory: one
+		// with another key must not start.
+		if err := db.VerifyKey(ctx); err != nil {
+			db.Close()
+			if created {
+				os.Remove(keyPath) // made just now, for a database that has its own
+			}
+			return nil, err
+		}
+		return db, nil
+	}
 	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL)})
 }
 
@@ -57,7 +90,7 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlite.DB, error) {
 // operator commands work on a service's data and must not start an empty
 // database (and a new master key) behind a mistyped --data.
 func NeedStore(cfg config.Config) error {
-	if _, err := os.Stat(filepath.Join(cfg.Data, DBFile)); err != nil {
+	if !HasDatabase(cfg) {
 		return fmt.Errorf("no database in %q: create a merchant there first, or check --data", cfg.Data)
 	}
 	return nil

@@ -63,6 +63,7 @@ type Config struct {
 	CacheTTL              time.Duration // how long a cached merchant, cashier or contract is trusted
 	PprofAddr             string        // listen address of the profiling endpoint; empty: off
 	DashboardSecureCookie string
+	DatabaseURL           string // postgres://…: PostgreSQL instead of the SQLite file in Data
 }
 
 // Default is the configuration before flags and environment.
@@ -200,6 +201,9 @@ func (c *Config) Validate() error {
 	if c.CacheTTL < 0 {
 		return fmt.Errorf("cache-ttl must not be negative (0 turns the cache off)")
 	}
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		return fmt.Errorf("database-url must be a postgres:// or postgresql:// URL (empty: SQLite in the data directory)")
+	}
 	return nil
 }
 
@@ -288,5 +292,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
+		f("CASHIER_DATABASE_URL", "database-url", "PostgreSQL database (postgres://user:pass@host:port/db); empty: SQLite in the data directory", str(&c.DatabaseURL)),
 	}
 }

@@ -21,6 +21,7 @@ const SettingsFile = "settings.json"
 var rememberedSettings = []string{
 	"mode", "header-prefix", "sign-encodings", "sign-field", "unknown-fields", "error-status",
 	"webhook-signature", "webhook-body", "ipv6-prefix",
+	"database-url", // the CLI on a data directory reaches the database its service uses
 }
 
 // applyRemembered fills the settings not set explicitly from the data

@@ -1,7 +1,6 @@
-// Package sqlite is the embedded store: cashier.Store on one SQLite file,
-// with no server to run. It writes through a single connection so writers
-// queue in the process instead of failing with SQLITE_BUSY, and reads
-// through a pool that WAL mode lets run beside the writer.
+// Package sqlite is the embedded store: cashier.Store (package sqlstore)
+// on one SQLite file, with no server to run. It holds what is SQLite's:
+// opening the file with its pragmas, the migrations, the error codes.
 package sqlite
 
 import (
@@ -12,9 +11,10 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	sqlitedrv "modernc.org/sqlite" // also registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/sqlstore"
 )
 
 // Options configures Open.
@@ -34,30 +34,64 @@ type Options struct {
 	// Default 256.
 	MaxBatch int
 	// CacheTTL is how long a cached merchant, cashier or contract is
-	// trusted (cache.go); writes through this DB empty the cache at once,
-	// the TTL bounds how long a write by another process goes unseen.
-	// Zero means the default, 1 s; negative turns the cache off.
+	// trusted (sqlstore/cache.go); writes through this DB empty the cache
+	// at once, the TTL bounds how long a write by another process goes
+	// unseen. Zero means the default, 1 s; negative turns the cache off.
 	CacheTTL time.Duration
 }
 
-// DB is the SQLite implementation of cashier.Store. It is safe for
-// concurrent use. Update must not be called from inside Update, nor the
-// outbox's writing methods (ClaimEvents, RecordAttempt, Resend): they wait
-// for the one write connection the outer Update holds.
-type DB struct {
-	reader
-	write  *sql.DB // one connection; transactions BEGIN IMMEDIATE
-	read   *sql.DB // query_only connections
-	sealer Sealer
-	writer *groupWriter // the only user of write after Open
-	prep   prepared
-	cache  *lookupCache
+// The store's types live in package sqlstore, shared with PostgreSQL;
+// these names keep the package's callers unchanged.
+type (
+	DB             = sqlstore.DB
+	Sealer         = sqlstore.Sealer
+	AESSealer      = sqlstore.AESSealer
+	SweepCandidate = sqlstore.SweepCandidate
+)
+
+const MasterKeySize = sqlstore.MasterKeySize
+
+var (
+	ErrClosed             = sqlstore.ErrClosed
+	NewAESSealer          = sqlstore.NewAESSealer
+	LoadOrCreateMasterKey = sqlstore.LoadOrCreateMasterKey
+	DecodeMasterKey       = sqlstore.DecodeMasterKey
+)
+
+// Dialect is SQLite's part of the store: its constraint error codes and
+// the pre-update hook that tells the cache which tables a write touched.
+var Dialect = &sqlstore.Dialect{
+	Name: "sqlite",
+	IsUnique: func(err error) bool {
+		c := sqliteCode(err)
+		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	},
+	IsForeignKey: func(err error) bool { return sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY },
+	WatchWrites: func(dc any, onWrite func(table string)) error {
+		h, ok := dc.(sqlitedrv.HookRegisterer)
+		if !ok {
+			return fmt.Errorf("sqlite: driver connection %T has no hooks", dc)
+		}
+		h.RegisterPreUpdateHook(func(d sqlitedrv.SQLitePreUpdateData) { onWrite(d.TableName) })
+		return nil
+	},
+	CloseSQL: `PRAGMA optimize`,
 }
 
-var _ cashier.Store = (*DB)(nil)
+// sqliteCode returns the extended result code of err, or 0.
+func sqliteCode(err error) int {
+	var e *sqlitedrv.Error
+	if errors.As(err, &e) {
+		return e.Code()
+	}
+	return 0
+}
 
 // Open opens (creating if needed) the database file at path and brings its
-// schema up to date.
+// schema up to date. It writes through a single connection (transactions
+// BEGIN IMMEDIATE) so writers queue in the process instead of failing with
+// SQLITE_BUSY, and reads through query_only connections that WAL mode
+// lets run beside the writer.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if opts.Sealer == nil {
 		return nil, errors.New("sqlite: Options.Sealer is required")
@@ -70,15 +104,6 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if opts.MaxReaders <= 0 {
 		opts.MaxReaders = 4
-	}
-	if opts.WriteQueue <= 0 {
-		opts.WriteQueue = 1024
-	}
-	if opts.MaxBatch <= 0 {
-		opts.MaxBatch = 256
-	}
-	if opts.CacheTTL == 0 {
-		opts.CacheTTL = time.Second
 	}
 
 	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
@@ -114,15 +139,14 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, err
 	}
 
-	db := &DB{write: write, read: read, sealer: opts.Sealer}
-	db.cache = newLookupCache(opts.CacheTTL)
-	if db.prep, err = prepare(ctx, write); err != nil {
+	db, err := sqlstore.New(ctx, write, read, Dialect, sqlstore.Options{
+		Sealer: opts.Sealer, WriteQueue: opts.WriteQueue, MaxBatch: opts.MaxBatch, CacheTTL: opts.CacheTTL,
+	})
+	if err != nil {
 		write.Close()
 		read.Close()
 		return nil, err
 	}
-	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate, db.prep)
-	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
 	return db, nil
 }
 
@@ -148,29 +172,4 @@ func migrateRetrying(ctx context.Context, db *sql.DB, patience time.Duration) er
 		case <-time.After(wait):
 		}
 	}
-}
-
-// Close closes both connection pools, first letting SQLite refresh the
-// planner statistics it finds stale (PRAGMA optimize, cheap by design).
-func (db *DB) Close() error {
-	db.writer.close()
-	_, err := db.write.Exec(`PRAGMA optimize`)
-	return errors.Join(err, db.read.Close(), db.write.Close())
-}
-
-// Update runs fn in one write transaction, committing when fn returns nil
-// and rolling back when it returns an error or panics (the panic goes on).
-// Concurrent calls share one database transaction and one fsync (group
-// commit, group.go), each fn inside its own savepoint: fn's writes are
-// rolled back alone when it fails, and Update returns only after the
-// commit that holds them.
-func (db *DB) Update(ctx context.Context, fn func(cashier.Tx) error) error {
-	return db.writer.do(ctx, func(sqlTx *sql.Tx) error {
-		return fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx, prep: db.prep})
-	})
-}
-
-// writeTx runs fn in a write transaction on behalf of the outbox methods.
-func (db *DB) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	return db.writer.do(ctx, fn)
 }

@@ -43,9 +43,9 @@ func holdWriter(t *testing.T, db *DB) (release func()) {
 func waitQueued(t *testing.T, db *DB, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(db.writer.queue) < n {
+	for db.WritesWaiting() < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d writes queued, want %d", len(db.writer.queue), n)
+			t.Fatalf("%d writes queued, want %d", db.WritesWaiting(), n)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -59,7 +59,7 @@ func TestGroupCommitSharesOneTransaction(t *testing.T) {
 	db := openTest(t)
 	createCollection(t, db, collection("co_dup", "m1", "DUP", t0))
 	release := holdWriter(t, db)
-	groupsBefore := db.writer.groups.Load()
+	groupsBefore := db.GroupsCommitted()
 
 	const n = 40
 	errs := make([]error, n)
@@ -110,7 +110,7 @@ func TestGroupCommitSharesOneTransaction(t *testing.T) {
 	release()
 	wg.Wait()
 
-	if got := db.writer.groups.Load() - groupsBefore; got != 2 { // the held one and ours
+	if got := db.GroupsCommitted() - groupsBefore; got != 2 { // the held one and ours
 		t.Fatalf("%d groups committed, want 2 (one for the %d queued writes)", got, n)
 	}
 	for i := 0; i < n; i++ {

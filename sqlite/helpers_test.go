@@ -3,7 +3,7 @@ package sqlite
 import (
 	"context"
 	"crypto/rand"
-	"fmt"
+	"database/sql"
 	"math/big"
 	"path/filepath"
 	"testing"
@@ -105,59 +105,10 @@ func collection(id, merchant, orderNo string, created time.Time) *cashier.Collec
 	}
 }
 
-func payout(id, merchant, orderNo string, created time.Time) *cashier.PayoutOrder {
-	contract := "k1"
-	if merchant == "m2" {
-		contract = "k2"
-	}
-	return &cashier.PayoutOrder{
-		ID: id, MerchantID: merchant, ContractID: contract, OrderNo: orderNo, Chain: cashier.ChainETH,
-		Recipient: "0x00000000000000000000000000000000000000b1", Symbol: "USDC", Decimals: 6,
-		Amount: big.NewInt(25_000_000), Fee: big.NewInt(1_000_000), PayoutType: cashier.PayoutBalance,
-		Remark: "salary", Status: cashier.PayoutPending, CreatedAt: created, UpdatedAt: created,
-	}
-}
-
 func createCollection(t testing.TB, db *DB, o *cashier.CollectionOrder) {
 	t.Helper()
 	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.CreateCollection(ctx, o) })
 }
 
-func createPayout(t testing.TB, db *DB, o *cashier.PayoutOrder) {
-	t.Helper()
-	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.CreatePayout(ctx, o) })
-}
-
-// amountEq compares amounts by value (nil only equals nil).
-func amountEq(a, b *big.Int) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return a.Cmp(b) == 0
-}
-
-func sameCollection(t testing.TB, got, want *cashier.CollectionOrder) {
-	t.Helper()
-	if !amountEq(got.Amount, want.Amount) || !amountEq(got.PaidAmount, want.PaidAmount) {
-		t.Fatalf("amounts %v/%v, want %v/%v", got.Amount, got.PaidAmount, want.Amount, want.PaidAmount)
-	}
-	g, w := *got, *want
-	g.Amount, g.PaidAmount, w.Amount, w.PaidAmount = nil, nil, nil, nil
-	g.Num, w.Num = 0, 0 // set by Create only; see NumericID
-	if fmt.Sprintf("%+v", g) != fmt.Sprintf("%+v", w) {
-		t.Fatalf("order\n got %+v\nwant %+v", g, w)
-	}
-}
-
-func samePayout(t testing.TB, got, want *cashier.PayoutOrder) {
-	t.Helper()
-	if !amountEq(got.Amount, want.Amount) || !amountEq(got.Fee, want.Fee) {
-		t.Fatalf("amounts %v/%v, want %v/%v", got.Amount, got.Fee, want.Amount, want.Fee)
-	}
-	g, w := *got, *want
-	g.Amount, g.Fee, w.Amount, w.Fee = nil, nil, nil, nil
-	g.Num, w.Num = 0, 0 // set by Create only; see NumericID
-	if fmt.Sprintf("%+v", g) != fmt.Sprintf("%+v", w) {
-		t.Fatalf("order\n got %+v\nwant %+v", g, w)
-	}
-}
+func writePool(db *DB) *sql.DB { w, _ := db.Pools(); return w }
+func readPool(db *DB) *sql.DB  { _, r := db.Pools(); return r }

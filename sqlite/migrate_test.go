@@ -26,7 +26,7 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 	// Reopening applies nothing again and keeps the data.
 	db = openAt(t, path, key)
 	var n, newest int
-	if err := db.read.QueryRow(`SELECT count(*), max(version) FROM schema_migrations`).Scan(&n, &newest); err != nil {
+	if err := readPool(db).QueryRow(`SELECT count(*), max(version) FROM schema_migrations`).Scan(&n, &newest); err != nil {
 		t.Fatal(err)
 	}
 	if n != len(ms) || newest != ms[len(ms)-1].version {
@@ -40,7 +40,7 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 	}
 
 	var mode string
-	if err := db.read.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+	if err := readPool(db).QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal_mode = %q, %v", mode, err)
 	}
 	for _, c := range []struct {
@@ -48,8 +48,8 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 		pragma string
 		want   int
 	}{
-		{db.write, "foreign_keys", 1}, {db.write, "synchronous", 2}, {db.write, "busy_timeout", 5000},
-		{db.read, "query_only", 1}, {db.read, "foreign_keys", 1},
+		{writePool(db), "foreign_keys", 1}, {writePool(db), "synchronous", 2}, {writePool(db), "busy_timeout", 5000},
+		{readPool(db), "query_only", 1}, {readPool(db), "foreign_keys", 1},
 	} {
 		var v int
 		if err := c.pool.QueryRow(`PRAGMA ` + c.pragma).Scan(&v); err != nil || v != c.want {
@@ -57,7 +57,7 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 		}
 	}
 	// The read pool cannot write, even by mistake.
-	if _, err := db.read.Exec(`DELETE FROM merchants`); err == nil {
+	if _, err := readPool(db).Exec(`DELETE FROM merchants`); err == nil {
 		t.Error("read pool accepted a write")
 	}
 }
@@ -84,7 +84,7 @@ func TestConcurrentOpen(t *testing.T) {
 func TestRefusesNewerSchema(t *testing.T) {
 	path, key := filepath.Join(t.TempDir(), "cashier.db"), newKey(t)
 	db := openAt(t, path, key)
-	if _, err := db.write.Exec(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)`); err != nil {
+	if _, err := writePool(db).Exec(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -128,7 +128,7 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 		`SELECT id FROM delivery_attempts WHERE event_id = ? ORDER BY id`,
 	} {
 		args := make([]any, strings.Count(q, "?"))
-		rows, err := db.read.Query(`EXPLAIN QUERY PLAN `+q, args...)
+		rows, err := readPool(db).Query(`EXPLAIN QUERY PLAN `+q, args...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,17 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building the binary: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	var stopDB func() error
+	binary, stopDB, err = usePostgres(binary)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
+	if err := stopDB(); err != nil && code == 0 {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

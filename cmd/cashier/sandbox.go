@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -133,12 +132,13 @@ func sandboxPay(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return fmt.Errorf("sandbox pay: %w (is %s a sandbox's data directory?)", err, data)
 	}
-	if _, err := os.Stat(filepath.Join(data, app.DBFile)); err != nil {
-		return fmt.Errorf("sandbox pay: no service database in %s: start the service first (cashier sandbox --only service --data %s)", data, data)
-	}
 	cfg := config.Default()
 	cfg.Data = data
 	cfg.MasterKey = getenv("CASHIER_MASTER_KEY")
+	cfg.DatabaseURL = getenv("CASHIER_DATABASE_URL")
+	if !app.HasDatabase(cfg) {
+		return fmt.Errorf("sandbox pay: no service database in %s: start the service first (cashier sandbox --only service --data %s)", data, data)
+	}
 	st, err := app.OpenStore(ctx, cfg)
 	if err != nil {
 		return err

@@ -1,0 +1,82 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"errors"
+	"sync"
+)
+
+// Dialect is what differs between the databases the store runs on. The
+// store's SQL is written once, portably (? placeholders, INTEGER/TEXT/BLOB
+// columns, times as integer milliseconds); a dialect's package opens the
+// pools (its driver turning the SQL into its own syntax where needed) and
+// describes the rest here.
+type Dialect struct {
+	// Name prefixes the store's error messages ("sqlite", "postgres").
+	Name string
+	// IsUnique reports whether err is a unique or primary key violation.
+	IsUnique func(error) bool
+	// IsForeignKey reports whether err is a foreign key violation.
+	IsForeignKey func(error) bool
+	// WatchWrites makes the write connection dc call onWrite with the
+	// table of every row it writes (the cache empties itself on writes to
+	// the tables it holds). Called once per driver connection.
+	WatchWrites func(dc any, onWrite func(table string)) error
+	// CloseSQL, when set, runs on the write pool before Close.
+	CloseSQL string
+	// LockWrites, when set, runs first in every write transaction: it
+	// takes the lock that makes writers run one at a time across every
+	// process on the database, as SQLite's write lock does.
+	LockWrites string
+	// Snapshot is the isolation of the read-only transactions a list
+	// reads its page and count in; it must give one snapshot.
+	Snapshot sql.IsolationLevel
+}
+
+// dialects are those of the stores opened in this process, for the error
+// helpers: each recognises only its own driver's errors, so asking all of
+// them is exact.
+var dialects struct {
+	mu   sync.RWMutex
+	list []*Dialect
+}
+
+func register(d *Dialect) {
+	dialects.mu.Lock()
+	defer dialects.mu.Unlock()
+	for _, o := range dialects.list {
+		if o.Name == d.Name {
+			return
+		}
+	}
+	dialects.list = append(dialects.list, d)
+}
+
+func anyDialect(err error, is func(*Dialect) func(error) bool) bool {
+	if err == nil {
+		return false
+	}
+	dialects.mu.RLock()
+	defer dialects.mu.RUnlock()
+	for _, d := range dialects.list {
+		if f := is(d); f != nil && f(err) {
+			return true
+		}
+	}
+	return false
+}
+
+func isUnique(err error) bool {
+	return anyDialect(err, func(d *Dialect) func(error) bool { return d.IsUnique })
+}
+
+func isForeignKey(err error) bool {
+	return anyDialect(err, func(d *Dialect) func(error) bool { return d.IsForeignKey })
+}
+
+func (d *Dialect) check() error {
+	if d.Name == "" || d.IsUnique == nil || d.IsForeignKey == nil || d.WatchWrites == nil {
+		return errors.New("sqlstore: the dialect needs a name, error classifiers and a write watcher")
+	}
+	return nil
+}

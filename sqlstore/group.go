@@ -1,0 +1,323 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/stablecashier/cashier"
+)
+
+// Group commit. Every write (Update and the outbox's writing methods) is a
+// request in one FIFO queue served by a single writer goroutine. The writer
+// takes every request waiting when it is free (up to MaxBatch), runs each
+// function inside its own SAVEPOINT of one transaction, and commits once:
+// one fsync for the whole group. A function that fails or panics is rolled
+// back to its savepoint and fails alone; the others commit. Each caller is
+// answered only after the COMMIT that holds its work has returned, so a
+// success still means "on disk" exactly as with one transaction per call.
+//
+// The queue is a buffered channel: senders are served in arrival order
+// (unlike database/sql's pool, which hands a freed connection to a random
+// waiter), and its capacity is the admission bound (Options.WriteQueue).
+
+// writeReq is one queued write.
+type writeReq struct {
+	ctx  context.Context
+	fn   func(*sql.Tx) error
+	done chan writeResult
+}
+
+type writeResult struct {
+	err      error
+	panicked bool
+	panicVal any
+}
+
+// errAborted fails the requests of a group whose transaction could not be
+// kept after a statement failed (SQLite rolled it back itself, e.g. on a
+// full disk or an I/O error).
+var errAborted = errors.New("sqlite: transaction aborted by a failed write in the same group; nothing of this write was stored")
+
+// ErrClosed is returned for writes after Close.
+var ErrClosed = errors.New("sqlite: database is closed")
+
+// groupWriter owns the write connection pool.
+type groupWriter struct {
+	db       *sql.DB
+	queue    chan *writeReq
+	maxBatch int
+
+	groups atomic.Int64 // transactions committed, for tests and measurements
+
+	// Writer goroutine only: the driver connection carrying the hook,
+	// whether the group wrote to a cached table, and what to call then.
+	hooked   any
+	prep     prepared
+	dialect  *Dialect
+	touched  bool
+	onChange func()
+
+	mu     sync.RWMutex // held for reading while enqueuing, for writing by close
+	closed bool
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func(), prep prepared, d *Dialect) *groupWriter {
+	w := &groupWriter{
+		db:       db,
+		prep:     prep,
+		dialect:  d,
+		onChange: onChange,
+		queue:    make(chan *writeReq, queue),
+		maxBatch: maxBatch,
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	go w.run()
+	return w
+}
+
+// do queues fn and waits for the commit (or failure) of the group that
+// holds it. When the queue is full, a ctx marked by cashier.RefuseWhenBusy
+// gets EOverloaded at once; any other waits for room (or its ctx).
+func (w *groupWriter) do(ctx context.Context, fn func(*sql.Tx) error) error {
+	r := &writeReq{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}
+	if err := w.enqueue(ctx, r); err != nil {
+		return err
+	}
+	// Once queued, the request runs or fails on its own: waiting for the
+	// answer even if ctx ends keeps "returned an error" meaning "not
+	// stored" (the writer skips requests whose ctx has ended, and fn's
+	// statements see ctx too).
+	res := <-r.done
+	if res.panicked {
+		panic(res.panicVal)
+	}
+	return res.err
+}
+
+func (w *groupWriter) enqueue(ctx context.Context, r *writeReq) error {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		return ErrClosed
+	}
+	select {
+	case w.queue <- r:
+		return nil
+	default:
+	}
+	if cashier.RefusesWhenBusy(ctx) {
+		return cashier.Errorf(cashier.EOverloaded, "the service is busy: %d writes are already waiting; retry shortly", cap(w.queue))
+	}
+	select {
+	case w.queue <- r:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// WritesWaiting is the number of writes queued for the writer, not counting
+// the group being committed.
+func (db *DB) WritesWaiting() int { return len(db.writer.queue) }
+
+// close lets the queued writes finish and stops the writer.
+func (w *groupWriter) close() {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	w.closed = true
+	close(w.stop)
+	w.mu.Unlock()
+	<-w.done
+}
+
+func (w *groupWriter) run() {
+	defer close(w.done)
+	batch := make([]*writeReq, 0, w.maxBatch)
+	for {
+		var first *writeReq
+		select {
+		case first = <-w.queue:
+		case <-w.stop:
+			// No sender can be blocked any more (close holds the lock);
+			// serve what is queued, then stop.
+			for {
+				select {
+				case r := <-w.queue:
+					w.runGroup(append(batch[:0], r))
+				default:
+					return
+				}
+			}
+		}
+		batch = append(batch[:0], first)
+	fill:
+		for len(batch) < w.maxBatch {
+			select {
+			case r := <-w.queue:
+				batch = append(batch, r)
+			default:
+				break fill
+			}
+		}
+		w.runGroup(batch)
+		clear(batch)
+	}
+}
+
+// runGroup runs batch in one transaction and answers every request.
+func (w *groupWriter) runGroup(batch []*writeReq) {
+	results := make([]writeResult, len(batch))
+	answer := func() {
+		for i, r := range batch {
+			r.done <- results[i]
+		}
+	}
+	defer answer()
+	// Runs before answer: a caller that wrote a merchant, cashier or
+	// contract finds the cache emptied when Update returns.
+	defer func() {
+		if w.touched {
+			w.touched = false
+			w.onChange()
+		}
+	}()
+	// The transaction is not bound to any one caller's context: a caller
+	// giving up must not roll back the others.
+	tx, conn, err := w.begin()
+	if err == nil {
+		// Returns the connection to the pool; deferred after the
+		// transaction's end (Commit or Rollback below), which it waits for.
+		defer conn.Close()
+	}
+	if err != nil {
+		for i := range results {
+			results[i].err = fmt.Errorf("sqlite: begin: %w", err)
+		}
+		return
+	}
+	bg := context.Background()
+	ok := make([]int, 0, len(batch)) // requests whose work is in tx
+	// A request alone in its group needs no savepoint: when it fails, the
+	// whole transaction is rolled back (two statements saved, which on a
+	// server are two round trips).
+	alone := len(batch) == 1
+	for i, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			results[i].err = err
+			continue
+		}
+		if !alone {
+			if _, err := w.prep.exec(bg, tx, savepoint); err != nil {
+				w.abort(tx, results, ok, i, fmt.Errorf("sqlite: savepoint: %w", err))
+				return
+			}
+		}
+		res := call(r, tx)
+		if res.err == nil && !res.panicked {
+			if !alone {
+				if _, err := w.prep.exec(bg, tx, release); err != nil {
+					w.abort(tx, results, ok, i, fmt.Errorf("sqlite: release: %w", err))
+					return
+				}
+			}
+			ok = append(ok, i)
+			continue
+		}
+		results[i] = res
+		if alone {
+			_ = tx.Rollback()
+			return
+		}
+		if _, err := w.prep.exec(bg, tx, rollbackTo); err != nil {
+			// The failure took the whole transaction with it.
+			w.abort(tx, results, ok, i, nil)
+			return
+		}
+		if _, err := w.prep.exec(bg, tx, release); err != nil {
+			w.abort(tx, results, ok, i, nil)
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		for _, i := range ok {
+			results[i].err = fmt.Errorf("sqlite: commit: %w", err)
+		}
+		return
+	}
+	w.groups.Add(1)
+}
+
+// begin starts a group's transaction on the write connection, first
+// giving that connection the pre-update hook that watches the cached
+// tables (once per driver connection: the pool may replace a broken one).
+func (w *groupWriter) begin() (*sql.Tx, *sql.Conn, error) {
+	ctx := context.Background()
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = conn.Raw(func(dc any) error {
+		if dc == w.hooked {
+			return nil
+		}
+		if err := w.dialect.WatchWrites(dc, w.watchTable); err != nil {
+			return err
+		}
+		w.hooked = dc
+		return nil
+	})
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	if w.dialect.LockWrites != "" {
+		if _, err := tx.ExecContext(ctx, w.dialect.LockWrites); err != nil {
+			_ = tx.Rollback()
+			conn.Close()
+			return nil, nil, err
+		}
+	}
+	return tx, conn, nil
+}
+
+// abort rolls tx back after a failure that broke it: the requests already
+// in it and the ones not yet run fail with errAborted; request cur gets err,
+// or keeps its own result when err is nil.
+func (w *groupWriter) abort(tx *sql.Tx, results []writeResult, ok []int, cur int, err error) {
+	_ = tx.Rollback()
+	for _, i := range ok {
+		results[i].err = errAborted
+	}
+	if err != nil {
+		results[cur].err = err
+	}
+	for i := cur + 1; i < len(results); i++ {
+		results[i].err = errAborted
+	}
+}
+
+// call runs r.fn, turning a panic into a result so that the writer goes on
+// and the caller re-panics in its own goroutine.
+func call(r *writeReq, tx *sql.Tx) (res writeResult) {
+	defer func() {
+		if v := recover(); v != nil {
+			res = writeResult{panicked: true, panicVal: v}
+		}
+	}()
+	return writeResult{err: r.fn(tx)}
+}

@@ -1,0 +1,230 @@
+package sqlstore
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+const eventCols = `seq, id, merchant_id, type, order_id, order_no, status, url, body, created_at,
+	state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_until`
+
+func scanEvent(s scanner) (*cashier.Event, error) {
+	var (
+		e                                 cashier.Event
+		created, due, delivered, leaseEnd sql.NullInt64
+	)
+	err := s.Scan(&e.Seq, &e.ID, &e.MerchantID, &e.Type, &e.OrderID, &e.OrderNo, &e.Status, &e.URL, &e.Body, &created,
+		&e.State, &e.Attempts, &due, &e.LastError, &delivered, &e.LeaseOwner, &leaseEnd)
+	if err != nil {
+		return nil, err
+	}
+	e.CreatedAt, e.NextAttemptAt = fromMillis(created), fromMillis(due)
+	e.DeliveredAt, e.LeaseUntil = fromMillis(delivered), fromMillis(leaseEnd)
+	return &e, nil
+}
+
+// ClaimEvents leases up to n due events to owner. One UPDATE ... RETURNING
+// on the write connection picks and leases them, so two claimers, in this
+// process or another sharing the file, never get the same event. An event
+// is skipped while an earlier event of the same order is still pending, so
+// a receiver never sees an order's SUCCESS before its PENDING.
+func (db *DB) ClaimEvents(ctx context.Context, owner string, now time.Time, lease time.Duration, n int) ([]cashier.Event, error) {
+	if owner == "" || lease <= 0 {
+		return nil, cashier.Errorf(cashier.EInvalid, "claim needs an owner and a positive lease")
+	}
+	if n <= 0 {
+		return nil, nil
+	}
+	nowMs := now.UnixMilli()
+	return db.claim(ctx, `UPDATE events SET lease_owner = ?, lease_until = ?
+			WHERE seq IN (
+				SELECT e.seq FROM events e
+				WHERE e.state = 'pending' AND e.next_attempt_at <= ?
+				  AND (e.lease_owner = '' OR e.lease_until <= ?)
+				  AND (e.order_id = '' OR NOT EXISTS (
+					SELECT 1 FROM events p
+					WHERE p.order_id = e.order_id AND p.seq < e.seq AND p.state = 'pending'))
+				ORDER BY e.seq
+				LIMIT ?)
+			RETURNING `+eventCols,
+		owner, now.Add(lease).UnixMilli(), nowMs, nowMs, n)
+}
+
+// claim runs a claiming UPDATE … RETURNING eventCols on the write
+// connection and returns the leased events oldest first (RETURNING gives
+// no order).
+func (db *DB) claim(ctx context.Context, query string, args ...any) ([]cashier.Event, error) {
+	var out []cashier.Event
+	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			e, err := scanEvent(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, *e)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: claim events: %w", err)
+	}
+	slices.SortFunc(out, func(a, b cashier.Event) int { return cmp.Compare(a.Seq, b.Seq) })
+	return out, nil
+}
+
+// RecordAttempt logs a and moves the event to state, releasing the lease,
+// if owner still holds it. The store numbers the attempt itself (the
+// event's attempt count plus one) so the log cannot disagree with the
+// counter. An owner whose lease ran out but was not taken over still holds
+// it: nobody else can have delivered meanwhile.
+func (db *DB) RecordAttempt(ctx context.Context, owner string, a cashier.DeliveryAttempt, state cashier.EventState) error {
+	switch state {
+	case cashier.EventPending:
+		if a.NextAttemptAt.IsZero() {
+			return cashier.Errorf(cashier.EInvalid, "a pending event needs the time of its next attempt")
+		}
+	case cashier.EventDelivered, cashier.EventFailed:
+	default:
+		return cashier.Errorf(cashier.EInvalid, "unknown event state %q", state)
+	}
+	if a.At.IsZero() {
+		return cashier.Errorf(cashier.EInvalid, "delivery attempt has no time")
+	}
+	return db.writeTx(ctx, func(tx *sql.Tx) error {
+		var (
+			leaseOwner string
+			attempts   int
+			cur        cashier.EventState
+		)
+		err := tx.QueryRowContext(ctx, `SELECT lease_owner, attempts, state FROM events WHERE id = ?`, a.EventID).
+			Scan(&leaseOwner, &attempts, &cur)
+		if err != nil {
+			return readErr(err, "event", cashier.Errorf(cashier.ENotFound, "event %s not found", a.EventID))
+		}
+		if owner == "" || leaseOwner != owner || cur != cashier.EventPending {
+			return cashier.Errorf(cashier.EInvalidStatus, "event %s is not leased to %s", a.EventID, owner)
+		}
+		attempts++
+		if _, err := tx.ExecContext(ctx, `INSERT INTO delivery_attempts
+			(event_id, attempt, at, http_status, latency_us, error, next_attempt_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			a.EventID, attempts, a.At.UnixMilli(), a.HTTPStatus, a.Latency.Microseconds(), a.Error, millis(a.NextAttemptAt)); err != nil {
+			return fmt.Errorf("sqlite: log attempt: %w", err)
+		}
+		var delivered any
+		if state == cashier.EventDelivered {
+			delivered = a.At.UnixMilli()
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE events SET
+			state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at), last_error = ?,
+			delivered_at = ?, lease_owner = '', lease_until = NULL
+			WHERE id = ?`,
+			state, attempts, millis(a.NextAttemptAt), a.Error, delivered, a.EventID); err != nil {
+			return fmt.Errorf("sqlite: record attempt: %w", err)
+		}
+		return nil
+	})
+}
+
+// Resend puts the event back to pending, due at now, with a fresh attempt
+// count so it gets the whole retry schedule again.
+func (db *DB) Resend(ctx context.Context, id string, now time.Time) error {
+	return db.writeTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE events SET
+			state = 'pending', attempts = 0, next_attempt_at = ?, delivered_at = NULL,
+			lease_owner = '', lease_until = NULL
+			WHERE id = ?`, now.UnixMilli(), id)
+		if err != nil {
+			return fmt.Errorf("sqlite: resend event: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("sqlite: resend event: %w", err)
+		} else if n == 0 {
+			return cashier.Errorf(cashier.ENotFound, "event %s not found", id)
+		}
+		return nil
+	})
+}
+
+// Event returns one event by id.
+func (db *DB) Event(ctx context.Context, id string) (*cashier.Event, error) {
+	e, err := scanEvent(db.read.QueryRowContext(ctx, `SELECT `+eventCols+` FROM events WHERE id = ?`, id))
+	if err != nil {
+		return nil, readErr(err, "event", cashier.Errorf(cashier.ENotFound, "event %s not found", id))
+	}
+	return e, nil
+}
+
+// DefaultEventLimit is how many events Events returns when f.Limit is not
+// positive.
+const DefaultEventLimit = 100
+
+// Events lists events newest first.
+func (db *DB) Events(ctx context.Context, f cashier.EventFilter) ([]cashier.Event, error) {
+	var w where
+	w.eq("merchant_id", f.MerchantID)
+	w.eq("order_id", f.OrderID)
+	w.eq("state", string(f.State))
+	limit := f.Limit
+	if limit <= 0 {
+		limit = DefaultEventLimit
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT `+eventCols+` FROM events`+w.String()+` ORDER BY seq DESC LIMIT ?`,
+		append(w.args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list events: %w", err)
+	}
+	defer rows.Close()
+	var out []cashier.Event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: list events: %w", err)
+		}
+		out = append(out, *e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: list events: %w", err)
+	}
+	return out, nil
+}
+
+// Attempts returns the event's delivery log, oldest first; empty for an
+// event never attempted or unknown.
+func (db *DB) Attempts(ctx context.Context, eventID string) ([]cashier.DeliveryAttempt, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT event_id, attempt, at, http_status, latency_us, error, next_attempt_at
+		FROM delivery_attempts WHERE event_id = ? ORDER BY id`, eventID)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list attempts: %w", err)
+	}
+	defer rows.Close()
+	var out []cashier.DeliveryAttempt
+	for rows.Next() {
+		var (
+			a         cashier.DeliveryAttempt
+			at, next  sql.NullInt64
+			latencyUs int64
+		)
+		if err := rows.Scan(&a.EventID, &a.Attempt, &at, &a.HTTPStatus, &latencyUs, &a.Error, &next); err != nil {
+			return nil, fmt.Errorf("sqlite: list attempts: %w", err)
+		}
+		a.At, a.NextAttemptAt = fromMillis(at), fromMillis(next)
+		a.Latency = time.Duration(latencyUs) * time.Microsecond
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: list attempts: %w", err)
+	}
+	return out, nil
+}

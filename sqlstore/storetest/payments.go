@@ -1,0 +1,80 @@
+package storetest
+
+import (
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// Payments round-trip, are unique per (network, txHash, logIndex), list by
+// order and by SEEN status; the watcher's and the expiry worker's lookups
+// answer through their indexes; the cursor round-trips.
+func testPaymentsAndWatcherLookups(t *testing.T) {
+	db := openTest(t)
+	a := collection("co_a", "m1", "A", t0)
+	b := collection("co_b", "m1", "B", t0.Add(time.Second))
+	b.ExpireAt = t0.Add(time.Minute)
+	a.PayTime = t0.Add(5 * time.Second)
+	createCollection(t, db, a)
+	createCollection(t, db, b)
+	if got, err := db.Collection(ctx, "co_a"); err != nil || !got.PayTime.Equal(a.PayTime) {
+		t.Fatalf("pay time %v %v", got.PayTime, err)
+	}
+
+	p := &cashier.Payment{Chain: cashier.ChainTRON, TxHash: "ab01", LogIndex: 2, OrderID: "co_a", MerchantID: "m1",
+		Token: "TTok", Symbol: "USDT", Decimals: 6, From: "TFrom", To: a.DepositAddress, Amount: big.NewInt(7),
+		BlockNumber: 10, BlockHash: "bh10", BlockTime: t0, Status: cashier.PaymentSeen, SeenAt: t0, UpdatedAt: t0}
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) })
+	dup := *p
+	wantCode(t, db.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, &dup) }), cashier.EDuplicate)
+	other := *p
+	other.LogIndex = 3
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, &other) })
+
+	seen, err := db.SeenPayments(ctx, cashier.ChainTRON)
+	if err != nil || len(seen) != 2 {
+		t.Fatalf("seen %v %v", seen, err)
+	}
+	p.Status, p.Effect, p.ConfirmedAt = cashier.PaymentConfirmed, cashier.EffectCredited, t0.Add(time.Minute)
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.UpdatePayment(ctx, p) })
+	got, err := db.Payment(ctx, cashier.ChainTRON, "ab01", 2)
+	if err != nil || got.Status != cashier.PaymentConfirmed || got.Effect != cashier.EffectCredited ||
+		!got.ConfirmedAt.Equal(p.ConfirmedAt) || got.Amount.Int64() != 7 || got.BlockNumber != 10 {
+		t.Fatalf("payment %+v %v", got, err)
+	}
+	if seen, _ = db.SeenPayments(ctx, cashier.ChainTRON); len(seen) != 1 || seen[0].LogIndex != 3 {
+		t.Fatalf("seen after confirm %+v", seen)
+	}
+	if ps, err := db.PaymentsByOrder(ctx, "co_a"); err != nil || len(ps) != 2 || ps[0].LogIndex != 2 {
+		t.Fatalf("by order %+v %v", ps, err)
+	}
+	_, err = db.Payment(ctx, cashier.ChainETH, "ab01", 2)
+	wantCode(t, err, cashier.ENotFound)
+
+	os, err := db.CollectionsByAddress(ctx, cashier.ChainTRON, []string{b.DepositAddress, "Tnobody"})
+	if err != nil || len(os) != 1 || os[0].ID != "co_b" {
+		t.Fatalf("by address %v %v", os, err)
+	}
+	if os, _ = db.CollectionsByAddress(ctx, cashier.ChainETH, []string{b.DepositAddress}); len(os) != 0 {
+		t.Fatalf("address matched on another network: %v", os)
+	}
+	exp, err := db.ExpiringCollections(ctx, t0.Add(2*time.Minute), 10)
+	if err != nil || len(exp) != 1 || exp[0].ID != "co_b" {
+		t.Fatalf("expiring %v %v", exp, err)
+	}
+	if next, err := db.NextCollectionExpiry(ctx); err != nil || !next.Equal(b.ExpireAt) {
+		t.Fatalf("next expiry %v %v", next, err)
+	}
+
+	cur, err := db.Cursor(ctx, cashier.ChainTRON)
+	if err != nil || !cur.UpdatedAt.IsZero() {
+		t.Fatalf("no cursor yet: %+v %v", cur, err)
+	}
+	want := cashier.ChainCursor{Chain: cashier.ChainTRON, Confirmed: 99, ConfirmedHash: "h99", Head: 117, UpdatedAt: t0}
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.SetCursor(ctx, want) })
+	if cur, err = db.Cursor(ctx, cashier.ChainTRON); err != nil || cur != want {
+		t.Fatalf("cursor %+v %v", cur, err)
+	}
+}

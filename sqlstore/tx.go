@@ -1,0 +1,257 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// tx implements cashier.Tx on one write transaction.
+type tx struct {
+	reader
+	tx   *sql.Tx
+	prep prepared // the hot statements, prepared once on the write connection
+}
+
+var _ cashier.Tx = (*tx)(nil)
+
+func (t *tx) CreateMerchant(ctx context.Context, m *cashier.Merchant) error {
+	if err := needID("merchant", m.ID); err != nil {
+		return err
+	}
+	if err := needCreatedAt("merchant", m.CreatedAt); err != nil {
+		return err
+	}
+	if m.APIKey == "" {
+		return cashier.Errorf(cashier.EInvalid, "merchant %s has no API key", m.ID)
+	}
+	secret, err := t.sealer.Seal([]byte(m.SecretKey), sealContext(m.ID, "secret_key"))
+	if err != nil {
+		return fmt.Errorf("sqlite: seal secret key: %w", err)
+	}
+	webhook, err := t.sealer.Seal([]byte(m.WebhookKey), sealContext(m.ID, "webhook_key"))
+	if err != nil {
+		return fmt.Errorf("sqlite: seal webhook key: %w", err)
+	}
+	h := apiKeyHash(m.APIKey)
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO merchants
+		(id, name, api_key_hash, api_key_prefix, secret_key_sealed, webhook_key_sealed, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.ID, m.Name, h[:], apiKeyPrefix(m.APIKey), secret, webhook, m.Status, millis(m.CreatedAt))
+	return writeErr(err, "merchant", fmt.Sprintf("merchant %s or its API key exists already", m.ID))
+}
+
+func (t *tx) CreateCashier(ctx context.Context, c *cashier.Cashier) error {
+	if err := needID("cashier", c.ID); err != nil {
+		return err
+	}
+	if err := needCreatedAt("cashier", c.CreatedAt); err != nil {
+		return err
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO cashiers (`+cashierCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
+		c.ID, c.MerchantID, c.Name, c.WebhookURL, c.Status, millis(c.CreatedAt))
+	if err = writeErr(err, "cashier", fmt.Sprintf("cashier %s exists already", c.ID)); err != nil {
+		return err
+	}
+	return t.readNum(ctx, "cashiers", c.ID, &c.Num)
+}
+
+func (t *tx) CreateContract(ctx context.Context, c *cashier.Contract) error {
+	if err := needID("contract", c.ID); err != nil {
+		return err
+	}
+	if err := needCreatedAt("contract", c.CreatedAt); err != nil {
+		return err
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO contracts (`+contractCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.MerchantID, c.Chain, c.Address, c.WebhookURL, c.Status, millis(c.CreatedAt),
+		c.DepositFactory, c.DepositImplementation)
+	if err = writeErr(err, "contract", fmt.Sprintf("contract %s exists already, or %s is registered on %s already", c.ID, c.Address, c.Chain)); err != nil {
+		return err
+	}
+	return t.readNum(ctx, "contracts", c.ID, &c.Num)
+}
+
+// collectionArgs returns o's columns in collectionCols order.
+func collectionArgs(o *cashier.CollectionOrder) ([]any, error) {
+	if o.Amount == nil {
+		return nil, cashier.Errorf(cashier.EInvalidAmount, "order %s has no amount", o.ID)
+	}
+	amount, err := amountText("amount", o.Amount)
+	if err != nil {
+		return nil, err
+	}
+	paid, err := amountText("paid amount", o.PaidAmount)
+	if err != nil {
+		return nil, err
+	}
+	return []any{o.ID, o.MerchantID, o.CashierID, o.OrderNo, o.CustNo, o.Chain, o.Symbol, o.Decimals,
+		amount, paid, o.DepositAddress, o.RedirectURL, o.Status, o.TxID, o.FromAddress,
+		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime)}, nil
+}
+
+func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) error {
+	if err := needID("collection order", o.ID); err != nil {
+		return err
+	}
+	if err := needCreatedAt("collection order", o.CreatedAt); err != nil {
+		return err
+	}
+	args, err := collectionArgs(o)
+	if err != nil {
+		return err
+	}
+	res, err := t.prep.exec(ctx, t.tx, insertCollection, args...)
+	if err = inserted(res, err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
+		return err
+	}
+	return t.readNum(ctx, "collection_orders", o.ID, &o.Num)
+}
+
+// UpdateCollection writes every field of o but its ID, if the stored
+// version is still o.Version.
+func (t *tx) UpdateCollection(ctx context.Context, o *cashier.CollectionOrder) error {
+	if err := needID("collection order", o.ID); err != nil {
+		return err
+	}
+	args, err := collectionArgs(o)
+	if err != nil {
+		return err
+	}
+	// SET takes every column but id and version; WHERE takes id and version.
+	payTime := args[len(args)-1]
+	args = append(args[1:len(args)-2:len(args)-2], payTime, o.ID, o.Version)
+	res, err := t.tx.ExecContext(ctx, `UPDATE collection_orders SET
+		merchant_id = ?, cashier_id = ?, order_no = ?, cust_no = ?, chain = ?, symbol = ?, decimals = ?,
+		amount = ?, paid_amount = ?, deposit_address = ?, redirect_url = ?, status = ?, tx_id = ?, from_address = ?,
+		expire_at = ?, created_at = ?, updated_at = ?, pay_time = ?, version = version + 1
+		WHERE id = ? AND version = ?`, args...)
+	if err != nil {
+		return writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo))
+	}
+	if err := t.versionBumped(ctx, res, "collection_orders", o.ID); err != nil {
+		return err
+	}
+	o.Version++
+	return nil
+}
+
+// payoutArgs returns o's columns in payoutCols order.
+func payoutArgs(o *cashier.PayoutOrder) ([]any, error) {
+	if o.Amount == nil {
+		return nil, cashier.Errorf(cashier.EInvalidAmount, "order %s has no amount", o.ID)
+	}
+	amount, err := amountText("amount", o.Amount)
+	if err != nil {
+		return nil, err
+	}
+	fee, err := amountText("fee", o.Fee)
+	if err != nil {
+		return nil, err
+	}
+	return []any{o.ID, o.MerchantID, o.ContractID, o.BatchID, o.OrderNo, o.Chain, o.Recipient, o.Symbol, o.Decimals,
+		amount, fee, int64(o.PayoutType), o.FromAddress, o.Remark, o.Status, o.TxID, o.GasAmount, o.FailReason,
+		millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, o.NeedsReview, o.ExecID, int64(o.BlockNumber)}, nil
+}
+
+func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
+	if err := needID("payout order", o.ID); err != nil {
+		return err
+	}
+	if err := needCreatedAt("payout order", o.CreatedAt); err != nil {
+		return err
+	}
+	args, err := payoutArgs(o)
+	if err != nil {
+		return err
+	}
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO payout_orders (`+payoutCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
+	if err = inserted(res, err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
+		return err
+	}
+	return t.readNum(ctx, "payout_orders", o.ID, &o.Num)
+}
+
+// UpdatePayout writes every field of o but its ID, if the stored version is
+// still o.Version.
+func (t *tx) UpdatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
+	if err := needID("payout order", o.ID); err != nil {
+		return err
+	}
+	args, err := payoutArgs(o)
+	if err != nil {
+		return err
+	}
+	// SET takes every column but id and version; WHERE takes id and version.
+	const versionAt = 20 // index of version in payoutCols
+	args = append(append(args[1:versionAt:versionAt], args[versionAt+1:]...), o.ID, o.Version)
+	res, err := t.tx.ExecContext(ctx, `UPDATE payout_orders SET
+		merchant_id = ?, contract_id = ?, batch_id = ?, order_no = ?, chain = ?, recipient = ?, symbol = ?, decimals = ?,
+		amount = ?, fee = ?, payout_type = ?, from_address = ?, remark = ?, status = ?, tx_id = ?, gas_amount = ?, fail_reason = ?,
+		created_at = ?, updated_at = ?, needs_review = ?, exec_id = ?, block_number = ?, version = version + 1
+		WHERE id = ? AND version = ?`, args...)
+	if err != nil {
+		return writeErr(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo))
+	}
+	if err := t.versionBumped(ctx, res, "payout_orders", o.ID); err != nil {
+		return err
+	}
+	o.Version++
+	return nil
+}
+
+// versionBumped tells a stale write (EInvalidStatus) from a missing order
+// (ENotFound) when an optimistic update matched no row.
+func (t *tx) versionBumped(ctx context.Context, res sql.Result, table, id string) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("sqlite: update %s: %w", table, err)
+	}
+	if n == 1 {
+		return nil
+	}
+	var exists bool
+	if err := t.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM `+table+` WHERE id = ?)`, id).Scan(&exists); err != nil {
+		return fmt.Errorf("sqlite: update %s: %w", table, err)
+	}
+	if !exists {
+		return cashier.Errorf(cashier.ENotFound, "order %s not found", id)
+	}
+	return cashier.Errorf(cashier.EInvalidStatus, "order %s was changed concurrently; reload and retry", id)
+}
+
+// AddEvent appends e to the outbox, due at e.NextAttemptAt or else
+// e.CreatedAt, and sets e.Seq, e.State and e.NextAttemptAt accordingly.
+func (t *tx) AddEvent(ctx context.Context, e *cashier.Event) error {
+	if err := needID("event", e.ID); err != nil {
+		return err
+	}
+	if err := needCreatedAt("event", e.CreatedAt); err != nil {
+		return err
+	}
+	due := e.NextAttemptAt
+	if due.IsZero() {
+		due = e.CreatedAt
+	}
+	body := e.Body
+	if body == nil {
+		body = []byte{}
+	}
+	err := t.prep.queryRow(ctx, t.tx, insertEvent,
+		e.ID, e.MerchantID, e.Type, e.OrderID, e.OrderNo, e.Status, e.URL, body, millis(e.CreatedAt), due.UnixMilli()).
+		Scan(&e.Seq)
+	if errors.Is(err, sql.ErrNoRows) { // ON CONFLICT DO NOTHING inserted nothing
+		return cashier.Errorf(cashier.EDuplicate, "event %s exists already", e.ID)
+	}
+	if err != nil {
+		return writeErr(err, "event", fmt.Sprintf("event %s exists already", e.ID))
+	}
+	e.State, e.NextAttemptAt = cashier.EventPending, due
+	e.Attempts, e.LastError, e.DeliveredAt, e.LeaseOwner, e.LeaseUntil = 0, "", time.Time{}, "", time.Time{}
+	return nil
+}
