@@ -41,6 +41,9 @@ type Config struct {
 	// StartBlock is where a watcher with no stored cursor begins; 0 starts
 	// at the confirmed tip of the first head it reads.
 	StartBlock uint64
+	// Native also records the network's coin (ETH, TRX) sent to deposit
+	// addresses, when the chain client can read it (NativeScanner).
+	Native bool
 }
 
 func (c *Config) defaults() {
@@ -277,6 +280,11 @@ func (w *Watcher) scan(ctx context.Context, from, to uint64) ([]orders.Received,
 	if err != nil {
 		return nil, fmt.Errorf("transfers %d-%d: %w", from, to, err)
 	}
+	native, err := w.nativeTransfers(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, native...)
 	if len(all) == 0 {
 		return nil, nil
 	}
