@@ -200,7 +200,15 @@ func payTRON(ctx context.Context, n *Network, w *Wallet, tokenAddr, to string, a
 	if err != nil {
 		return "", err
 	}
-	h, err := c.SendCall(ctx, cashier.Call{To: tokenAddr, Data: erc20.PackTransfer(dst.EVM(), amount)})
+	var h string
+	if tokenAddr == "" { // TRX itself: a TransferContract, as wallets send it
+		if !amount.IsInt64() {
+			return "", fmt.Errorf("amount %s sun out of range", amount)
+		}
+		h, err = c.SendTRX(ctx, dst.String(), amount.Int64())
+	} else {
+		h, err = c.SendCall(ctx, cashier.Call{To: tokenAddr, Data: erc20.PackTransfer(dst.EVM(), amount)})
+	}
 	if err != nil {
 		return "", fmt.Errorf("send: %w", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/sandbox"
+	"github.com/stablecashier/cashier/sweep"
+	"github.com/stablecashier/cashier/tron"
 )
 
 // sendNative sends amount ETH from the customer wallet to orderNo's
@@ -133,5 +135,98 @@ func TestSweepNative(t *testing.T) {
 	}
 	if r.nonce() != n0 || len(r.sweeps()) != count {
 		t.Fatal("an empty native sweep sent or recorded something")
+	}
+}
+
+// TRX sent by mistake to a TRON deposit address (a TransferContract, as
+// wallets send it) is recorded as NATIVE and swept into the vault once.
+func TestSweepNativeTRON(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	if _, err := r.api.CreateCollection(ctx, client.CollectionRequest{CashierID: r.sb.Info.CashierID, OrderNo: "NT-1",
+		Amount: "3.00", Symbol: "USDT", ChainID: "TRON"}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := sandbox.Pay(ctx, r.sb.Info, r.sb.Service.Store, sandbox.PayRequest{OrderNo: "NT-1", Symbol: "TRX", Amount: "15"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := r.sb.Service.Store.CollectionByOrderNo(ctx, r.sb.Info.MerchantID, "NT-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ps, err := r.sb.Service.Store.PaymentsByOrder(ctx, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) == 1 && ps[0].Status == cashier.PaymentConfirmed {
+			if ps[0].Effect != cashier.EffectNative || ps[0].Symbol != "TRX" || ps[0].Decimals != 6 || ps[0].Amount.Int64() != 15_000_000 || ps[0].TxHash != p.TxID {
+				t.Fatalf("TRX payment recorded as %+v", ps[0])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("TRX payment not confirmed: %+v", ps)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got, err := r.sb.Service.Store.Collection(ctx, o.ID); err != nil || got.Status != cashier.CollectionPending || (got.PaidAmount != nil && got.PaidAmount.Sign() != 0) {
+		t.Fatalf("order after TRX: %+v, %v", got, err)
+	}
+
+	n := r.sb.Info.Networks["TRON"]
+	c, err := tron.New(tron.Config{URLs: []string{n.RPCURL}, Key: r.sb.Info.Roles["sweeper"].MustKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sweep.Sweeper{Chain: cashier.ChainTRON, Store: r.sb.Service.Store, Registry: r.sb.Service.Registry, Client: c}
+	trx := func(a string) int64 {
+		b, err := c.NativeBalance(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Int64()
+	}
+	vault := n.PayoutContract
+	before := trx(vault)
+	started, err := s.SweepNative(ctx, "")
+	if err != nil || len(started) != 1 || len(started[0].Items) != 1 || started[0].Items[0].Address != p.To {
+		t.Fatalf("TRON native sweep: %+v, %v", started, err)
+	}
+	deadline = time.Now().Add(30 * time.Second)
+	for {
+		must(t, s.Settle(ctx))
+		open, err := r.sb.Service.Store.Sweeps(ctx, cashier.ChainTRON, true)
+		must(t, err)
+		if len(open) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("TRON sweep in flight: %+v", open)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	all, err := r.sb.Service.Store.Sweeps(ctx, cashier.ChainTRON, false)
+	must(t, err)
+	if len(all) != 1 || all[0].Status != cashier.SweepDone || all[0].Token != "" || all[0].Amount.Int64() != 15_000_000 {
+		t.Fatalf("TRON sweeps: %+v", all)
+	}
+	if got := trx(vault) - before; got != 15_000_000 {
+		t.Fatalf("the TRON vault gained %d sun", got)
+	}
+	if got := trx(p.To); got != 0 {
+		t.Fatalf("the deposit address keeps %d sun", got)
+	}
+	if started, err = s.SweepNative(ctx, ""); err != nil || len(started) != 0 {
+		t.Fatalf("second TRON native sweep: %+v, %v", started, err)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
