@@ -67,6 +67,7 @@ func TestOperatorCommandsNeedADatabase(t *testing.T) {
 		{"payout", "refuse", "--id", "po_1", "--reason", "no"},
 		{"cashier", "create", "--merchant", "m_1"},
 		{"contract", "disable", "--id", "k_1"},
+		{"sweep", "native", "--chain", "ETH"},
 	} {
 		data := t.TempDir()
 		var out, errOut bytes.Buffer

@@ -51,7 +51,7 @@ func sweepNative(ctx context.Context, args []string, getenv func(string) string,
 		return errors.New("sweep native: --wait must not be negative")
 	}
 	if _, err := os.Stat(filepath.Join(cfg.Data, app.DBFile)); err != nil {
-		return fmt.Errorf("sweep native: no service database in %s", cfg.Data)
+		return fmt.Errorf("sweep native: no database in %q: check --data", cfg.Data)
 	}
 	opts := app.Options{}
 	if info, err := sandbox.ReadInfo(filepath.Join(cfg.Data, sandbox.InfoFile)); err == nil {
