@@ -107,9 +107,48 @@ func (c *Client) NativeTransfers(ctx context.Context, from, to uint64, keep func
 	return out, nil
 }
 
-// fullBlocks reads blocks [from, to] with their transactions in one
-// batched request.
+// fullBlocks reads blocks [from, to] with their transactions, in one
+// batched request, or one request per block from nodes that refuse or cap
+// batches (remembered once single requests have worked where a batch did
+// not).
 func (c *Client) fullBlocks(ctx context.Context, from, to uint64) ([]rpcBlock, error) {
+	if !c.noBatch.Load() {
+		blocks, err := c.batchBlocks(ctx, from, to)
+		if err == nil || ctx.Err() != nil {
+			return blocks, err
+		}
+		single, serr := c.singleBlocks(ctx, from, to)
+		if serr != nil {
+			return nil, err
+		}
+		c.noBatch.Store(true)
+		return single, nil
+	}
+	return c.singleBlocks(ctx, from, to)
+}
+
+// singleBlocks reads blocks [from, to] with one request each.
+func (c *Client) singleBlocks(ctx context.Context, from, to uint64) ([]rpcBlock, error) {
+	blocks := make([]rpcBlock, 0, to-from+1)
+	for n := from; n <= to; n++ {
+		var b rpcBlock
+		err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) error {
+			b = rpcBlock{}
+			return ec.Client().CallContext(ctx, &b, "eth_getBlockByNumber", hexutil.EncodeUint64(n), true)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("evm: block %d: %w", n, err)
+		}
+		if b.Hash == (common.Hash{}) || uint64(b.Number) != n {
+			return nil, fmt.Errorf("evm: block %d: %w", n, errors.New("missing from the node's answer"))
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+// batchBlocks reads blocks [from, to] in one batched request.
+func (c *Client) batchBlocks(ctx context.Context, from, to uint64) ([]rpcBlock, error) {
 	blocks := make([]rpcBlock, to-from+1)
 	errs := make([]error, len(blocks))
 	err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) error {
