@@ -31,7 +31,8 @@ import (
 // TestSweepsSurviveKills runs the sandbox's chains in one process and the
 // service in another, with its sweeper on, pays collection orders on
 // Ethereum and TRON one after another, and SIGKILLs the service at random
-// moments while it detects and sweeps them, restarting it each time. In
+// moments while it detects and sweeps them (every other kill aimed at a
+// sweep in flight), restarting it each time. In
 // the end every paid deposit address is empty, the payout contract gained
 // exactly the sum paid, on Ethereum each address shows exactly one Swept
 // event with its amount, and the sweep records agree: each address in
@@ -53,7 +54,7 @@ func TestSweepsSurviveKills(t *testing.T) {
 	data := t.TempDir()
 	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms", "--block-period", "300ms")
 	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
-	env := []string{"CASHIER_SWEEP_INTERVAL=200ms", "CASHIER_SWEEP_MIN=1", "CASHIER_WATCH_INTERVAL=100ms"}
+	env := []string{"CASHIER_SWEEP_INTERVAL=700ms", "CASHIER_SWEEP_MIN=1", "CASHIER_WATCH_INTERVAL=100ms"}
 	startService := func() *proc {
 		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports")
 		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
@@ -109,7 +110,7 @@ func TestSweepsSurviveKills(t *testing.T) {
 
 	// Pay a few orders, kill at a random moment, restart; the customer's
 	// wallet does not care whether the service runs.
-	next := 0
+	next, midSweep := 0, 0
 	for k := 0; k < kills; k++ {
 		for n := 0; n < 2 && next < len(all); n++ {
 			o := all[next]
@@ -117,17 +118,29 @@ func TestSweepsSurviveKills(t *testing.T) {
 			o.to = p["to"]
 			next++
 		}
-		time.Sleep(time.Duration(mrand.IntN(1500)) * time.Millisecond)
+		if k%2 == 0 {
+			// Aim at a sweep: wait until one is in flight (3 s at most),
+			// then kill a moment later, before or after it is sent.
+			for end := time.Now().Add(3 * time.Second); time.Now().Before(end) && !sweepInFlight(data); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			time.Sleep(time.Duration(mrand.IntN(500)) * time.Millisecond)
+		} else {
+			time.Sleep(time.Duration(mrand.IntN(1500)) * time.Millisecond)
+		}
 		svc.cmd.Process.Signal(syscall.SIGKILL)
 		<-svc.done
 		svc.done <- nil
+		if sweepInFlight(data) {
+			midSweep++
+		}
 		svc = startService()
 	}
 	for ; next < len(all); next++ {
 		o := all[next]
 		o.to = cli(t, "sandbox", "pay", "--data", data, "--order", o.no)["to"]
 	}
-	t.Logf("%d kills done", kills)
+	t.Logf("%d kills done, %d of them with a sweep in flight", kills, midSweep)
 
 	// The last run sweeps everything.
 	type listed struct {
@@ -221,4 +234,10 @@ func TestSweepsSurviveKills(t *testing.T) {
 			t.Errorf("%s: Swept events %v, want one of %s", o.no, got, o.amount)
 		}
 	}
+}
+
+// sweepInFlight reports whether `sweep list` shows a sweep PREPARED or SENT.
+func sweepInFlight(data string) bool {
+	out, err := exec.Command(binary, "sweep", "list", "--data", data).Output()
+	return err == nil && (strings.Contains(string(out), `"PREPARED"`) || strings.Contains(string(out), `"SENT"`))
 }
