@@ -48,6 +48,7 @@ const (
 	EffectExtra       PaymentEffect = "EXTRA"        // arrived after the order was SUCCESS
 	EffectAfterCancel PaymentEffect = "AFTER_CANCEL" // arrived after the order was CANCELLED
 	EffectWrongToken  PaymentEffect = "WRONG_TOKEN"  // another token than the order's: not counted
+	EffectNative      PaymentEffect = "NATIVE"       // the network's coin (ETH, TRX): not counted, swept by the operator
 )
 
 // ChainCursor is where a network's chain watcher stands: every block up to

@@ -108,6 +108,7 @@ const (
 	FitShort      PaymentFit = "short"       // order's token; paid so far is still under the amount
 	FitFull       PaymentFit = "full"        // order's token; paid so far reaches the amount (or more)
 	FitFullLate   PaymentFit = "full_late"   // full, but after the late-payment window closed
+	FitNative     PaymentFit = "native"      // the network's coin, not a token
 )
 
 // Outcome is what a confirmed payment does: its recorded effect and the
@@ -122,24 +123,28 @@ type Outcome struct {
 var collectionOutcomes = map[CollectionStatus]map[PaymentFit]Outcome{
 	CollectionPending: {
 		FitWrongToken: {EffectWrongToken, CollectionPending},
+		FitNative:     {EffectNative, CollectionPending},
 		FitShort:      {EffectCredited, CollectionPending},
 		FitFull:       {EffectCredited, CollectionSuccess},
 		FitFullLate:   {EffectCredited, CollectionSuccess}, // not yet expired: never late
 	},
 	CollectionExpired: {
 		FitWrongToken: {EffectWrongToken, CollectionExpired},
+		FitNative:     {EffectNative, CollectionExpired},
 		FitShort:      {EffectLate, CollectionExpired},
 		FitFull:       {EffectLate, CollectionSuccess},
 		FitFullLate:   {EffectLate, CollectionExpired},
 	},
 	CollectionSuccess: {
 		FitWrongToken: {EffectWrongToken, CollectionSuccess},
+		FitNative:     {EffectNative, CollectionSuccess},
 		FitShort:      {EffectExtra, CollectionSuccess},
 		FitFull:       {EffectExtra, CollectionSuccess},
 		FitFullLate:   {EffectExtra, CollectionSuccess},
 	},
 	CollectionCancelled: {
 		FitWrongToken: {EffectWrongToken, CollectionCancelled},
+		FitNative:     {EffectNative, CollectionCancelled},
 		FitShort:      {EffectAfterCancel, CollectionCancelled},
 		FitFull:       {EffectAfterCancel, CollectionCancelled},
 		FitFullLate:   {EffectAfterCancel, CollectionCancelled},

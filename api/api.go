@@ -159,7 +159,8 @@ type Collection struct {
 
 // CollectionPayment is one token transfer received at an order's deposit
 // address. Status is SEEN, CONFIRMED or DROPPED; Effect (once confirmed) is
-// CREDITED, LATE, EXTRA, AFTER_CANCEL or WRONG_TOKEN.
+// CREDITED, LATE, EXTRA, AFTER_CANCEL, WRONG_TOKEN or NATIVE (the
+// network's coin, symbol ETH or TRX: never counted).
 type CollectionPayment struct {
 	TxID          string `json:"txId"`
 	LogIndex      int64  `json:"logIndex"`

@@ -38,6 +38,7 @@ func NewWatchers(cfg config.Config, reg *cashier.Registry, chains map[cashier.Ch
 		out = append(out, watch.New(watch.Config{
 			Chain: c, Tokens: tokens, Confirmations: uint64(max(n.Confirmations, 1)),
 			Chunk: uint64(cfg.ScanChunk), Interval: cfg.WatchInterval, Approvals: true,
+			Native: cfg.WatchNative == "on",
 		}, sc, svc, log.With("component", "watch")))
 	}
 	return out, nil

@@ -64,6 +64,7 @@ type Config struct {
 	PprofAddr             string        // listen address of the profiling endpoint; empty: off
 	DashboardSecureCookie string
 	DatabaseURL           string // postgres://…: PostgreSQL instead of the SQLite file in Data
+	WatchNative           string // on: the chain watchers also record ETH/TRX sent to deposit addresses; off
 }
 
 // Default is the configuration before flags and environment.
@@ -106,6 +107,7 @@ func Default() Config {
 		WriteQueue:            1024,
 		CacheTTL:              time.Second,
 		DashboardSecureCookie: "auto",
+		WatchNative:           "on",
 	}
 }
 
@@ -194,6 +196,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := cashier.ParseAmount(c.SweepMin, 18); err != nil || c.SweepInterval < 0 {
 		return fmt.Errorf("sweep-min must be a decimal amount (%q) and sweep-interval not negative", c.SweepMin)
+	}
+	if c.WatchNative != "on" && c.WatchNative != "off" {
+		return fmt.Errorf("watch-native must be on or off, not %q", c.WatchNative)
 	}
 	if c.MaxInFlight < 1 || c.WriteQueue < 1 {
 		return fmt.Errorf("max-inflight and write-queue must be positive")
@@ -291,6 +296,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_WRITE_QUEUE", "write-queue", "writes waiting for the database writer; beyond it API requests get 503 with Retry-After", num(&c.WriteQueue)),
 		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
+		f("CASHIER_WATCH_NATIVE", "watch-native", "chain watchers also record native coin (ETH, TRX) sent to deposit addresses: on or off", str(&c.WatchNative)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
 		f("CASHIER_DATABASE_URL", "database-url", "PostgreSQL database (postgres://user:pass@host:port/db); empty: SQLite in the data directory", str(&c.DatabaseURL)),
 	}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -111,6 +112,8 @@ type Client struct {
 	byHash    map[string]string         // any transaction hash → its send
 	settled   map[string]bool           // sends settled in the journal
 	goneSince map[string]time.Time      // send → first Check that saw its nonce used without a receipt of ours
+
+	noBatch atomic.Bool // the nodes refused a batched request that single requests answered (native.go)
 }
 
 var _ cashier.ChainClient = (*Client)(nil)

@@ -92,6 +92,8 @@ func (a *applier) newPayment(ctx context.Context, r Received, o *cashier.Collect
 	}
 	if tok, ok := a.s.Registry.TokenByAddress(t.Chain, t.Token); ok {
 		p.Symbol, p.Decimals = tok.Symbol, tok.Decimals
+	} else if n, ok := a.s.Registry.Network(t.Chain); ok && t.Native() {
+		p.Symbol, p.Decimals = n.Symbol, n.Decimals
 	}
 	return p
 }
@@ -180,8 +182,9 @@ func (a *applier) confirm(ctx context.Context, r Received) error {
 	} else {
 		err = a.tx.UpdatePayment(ctx, p)
 	}
-	if err != nil || out.Effect == cashier.EffectWrongToken {
-		// Another token is recorded and shown with the order, never counted.
+	if err != nil || out.Effect == cashier.EffectWrongToken || out.Effect == cashier.EffectNative {
+		// Another token or the native coin is recorded and shown with the
+		// order, never counted.
 		return err
 	}
 	if out.Next != o.Status && !o.Status.CanTransition(out.Next) {
@@ -206,6 +209,9 @@ func (a *applier) confirm(ctx context.Context, r Received) error {
 
 // fit classifies a confirmed payment against its order, counting it in.
 func (a *applier) fit(o *cashier.CollectionOrder, p *cashier.Payment) cashier.PaymentFit {
+	if p.Native() {
+		return cashier.FitNative
+	}
 	if !a.orderToken(o, p.Token) {
 		return cashier.FitWrongToken
 	}
@@ -220,6 +226,9 @@ func (a *applier) fit(o *cashier.CollectionOrder, p *cashier.Payment) cashier.Pa
 }
 
 func (a *applier) orderToken(o *cashier.CollectionOrder, token string) bool {
+	if token == "" {
+		return false // the native coin
+	}
 	t, ok := a.s.Registry.Token(o.Chain, o.Symbol)
 	return ok && strings.EqualFold(t.ContractAddress, token)
 }
@@ -279,7 +288,7 @@ func (a *applier) lastCounted(ctx context.Context, orderID string) (*cashier.Pay
 		return nil, err
 	}
 	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].Status == cashier.PaymentConfirmed && ps[i].Effect != cashier.EffectWrongToken {
+		if ps[i].Status == cashier.PaymentConfirmed && ps[i].Effect != cashier.EffectWrongToken && ps[i].Effect != cashier.EffectNative {
 			return &ps[i], nil
 		}
 	}

@@ -73,15 +73,24 @@ func Pay(ctx context.Context, info *Info, r cashier.Reader, req PayRequest) (*Pa
 		symbol = o.Symbol
 	}
 	tokenAddr := n.Tokens[symbol]
-	if tokenAddr == "" {
-		return nil, fmt.Errorf("sandbox pay: no %s token on %s (have %s)", symbol, o.Chain, strings.Join(keys(n.Tokens), ", "))
-	}
 	// The sandbox's test tokens all have the order tokens' 6 decimals.
+	decimals := o.Decimals
+	native := strings.EqualFold(symbol, nativeSymbol(o.Chain))
+	if native {
+		// The network's own coin, sent by mistake: what the watcher
+		// records as a NATIVE payment and the operator sweeps.
+		symbol, tokenAddr, decimals = nativeSymbol(o.Chain), "", nativeDecimals(o.Chain)
+		if req.Amount == "" {
+			return nil, fmt.Errorf("sandbox pay: --amount is required to send %s", symbol)
+		}
+	} else if tokenAddr == "" {
+		return nil, fmt.Errorf("sandbox pay: no %s token on %s (have %s, or %s)", symbol, o.Chain, strings.Join(keys(n.Tokens), ", "), nativeSymbol(o.Chain))
+	}
 	text := req.Amount
 	if text == "" {
 		text = cashier.FormatAmount(o.Amount, o.Decimals)
 	}
-	amount, err := cashier.ParseAmount(text, o.Decimals)
+	amount, err := cashier.ParseAmount(text, decimals)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox pay: --amount %q: %w", text, err)
 	}
@@ -92,7 +101,7 @@ func Pay(ctx context.Context, info *Info, r cashier.Reader, req PayRequest) (*Pa
 	if customer == nil {
 		return nil, errors.New("sandbox pay: sandbox.json has no customer wallet")
 	}
-	p := &Payment{Chain: string(o.Chain), To: o.DepositAddress, Symbol: symbol, Amount: cashier.FormatAmount(amount, o.Decimals)}
+	p := &Payment{Chain: string(o.Chain), To: o.DepositAddress, Symbol: symbol, Amount: cashier.FormatAmount(amount, decimals)}
 	ctx, cancel := context.WithTimeout(ctx, PayTimeout)
 	defer cancel()
 	if o.Chain == cashier.ChainTRON {
@@ -121,7 +130,7 @@ var erc20 = bindings.NewTestUSDC()
 // payEVM signs an ERC-20 transfer (EIP-1559, nonce and gas from the node)
 // and waits for its receipt.
 func payEVM(ctx context.Context, n *Network, w *Wallet, tokenAddr, to string, amount *big.Int) (string, error) {
-	if !common.IsHexAddress(to) || !common.IsHexAddress(tokenAddr) {
+	if !common.IsHexAddress(to) || (tokenAddr != "" && !common.IsHexAddress(tokenAddr)) {
 		return "", fmt.Errorf("deposit address %q or token %q is not an address", to, tokenAddr)
 	}
 	key, err := w.Key()
@@ -134,12 +143,15 @@ func payEVM(ctx context.Context, n *Network, w *Wallet, tokenAddr, to string, am
 	}
 	defer c.Close()
 	from, tk := common.HexToAddress(w.EVMAddress), common.HexToAddress(tokenAddr)
-	data := erc20.PackTransfer(common.HexToAddress(to), amount)
+	data, value := erc20.PackTransfer(common.HexToAddress(to), amount), (*big.Int)(nil)
+	if tokenAddr == "" { // ether itself, straight to the deposit address
+		tk, data, value = common.HexToAddress(to), nil, amount
+	}
 	nonce, err := c.PendingNonceAt(ctx, from)
 	if err != nil {
 		return "", fmt.Errorf("nonce: %w", err)
 	}
-	gas, err := c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &tk, Data: data})
+	gas, err := c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &tk, Data: data, Value: value})
 	if err != nil {
 		return "", fmt.Errorf("estimate gas (balance too low?): %w", err)
 	}
@@ -154,7 +166,7 @@ func payEVM(ctx context.Context, n *Network, w *Wallet, tokenAddr, to string, am
 	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
 	chainID := new(big.Int).SetUint64(n.ChainID)
 	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas + gas/5, To: &tk, Data: data,
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas + gas/5, To: &tk, Data: data, Value: value,
 	})
 	if err != nil {
 		return "", err
@@ -188,7 +200,15 @@ func payTRON(ctx context.Context, n *Network, w *Wallet, tokenAddr, to string, a
 	if err != nil {
 		return "", err
 	}
-	h, err := c.SendCall(ctx, cashier.Call{To: tokenAddr, Data: erc20.PackTransfer(dst.EVM(), amount)})
+	var h string
+	if tokenAddr == "" { // TRX itself: a TransferContract, as wallets send it
+		if !amount.IsInt64() {
+			return "", fmt.Errorf("amount %s sun out of range", amount)
+		}
+		h, err = c.SendTRX(ctx, dst.String(), amount.Int64())
+	} else {
+		h, err = c.SendCall(ctx, cashier.Call{To: tokenAddr, Data: erc20.PackTransfer(dst.EVM(), amount)})
+	}
 	if err != nil {
 		return "", fmt.Errorf("send: %w", err)
 	}
@@ -211,4 +231,19 @@ func payTRON(ctx context.Context, n *Network, w *Wallet, tokenAddr, to string, a
 		case <-t.C:
 		}
 	}
+}
+
+// nativeSymbol is the symbol of c's own coin.
+func nativeSymbol(c cashier.Chain) string {
+	if c == cashier.ChainTRON {
+		return "TRX"
+	}
+	return "ETH"
+}
+
+func nativeDecimals(c cashier.Chain) int {
+	if c == cashier.ChainTRON {
+		return 6
+	}
+	return 18
 }

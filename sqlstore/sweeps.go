@@ -20,19 +20,24 @@ type SweepCandidate struct {
 	Token      string
 }
 
-// SweepCandidates returns c's deposit addresses holding confirmed
+// SweepCandidates returns c's deposit addresses holding confirmed token
 // payments not covered by a sweep in flight or one completed after them.
 // The chain's balance, read by the sweeper, decides what is really moved.
 func (db *DB) SweepCandidates(ctx context.Context, c cashier.Chain) ([]SweepCandidate, error) {
+	return db.sweepCandidates(ctx, c, false)
+}
+
+func (db *DB) sweepCandidates(ctx context.Context, c cashier.Chain, native bool) ([]SweepCandidate, error) {
+	// The native coin is recorded with an empty token (NativeSweepCandidates).
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT DISTINCT p.order_id, p.merchant_id, p.to_address, p.token
 		FROM payments p
-		WHERE p.chain = ? AND p.status = 'CONFIRMED'
+		WHERE p.chain = ? AND p.status = 'CONFIRMED' AND (p.token = '') = ?
 		  AND NOT EXISTS (
 			SELECT 1 FROM sweep_items i JOIN sweeps s ON s.id = i.sweep_id
 			WHERE i.address = p.to_address AND s.chain = p.chain AND s.token = p.token
 			  AND (s.status IN ('PREPARED', 'SENT') OR (s.status = 'DONE' AND s.created_at >= p.confirmed_at)))
-		ORDER BY p.order_id, p.token`, c)
+		ORDER BY p.order_id, p.token`, c, native)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: sweep candidates: %w", err)
 	}

@@ -149,7 +149,7 @@ func (s *Sweeper) settle(ctx context.Context) error {
 		case cashier.SweepPrepared:
 			left := new(big.Int)
 			for _, it := range sw.Items {
-				b, err := s.Client.TokenBalance(ctx, sw.Token, it.Address)
+				b, err := s.balance(ctx, sw.Token, it.Address)
 				if err != nil {
 					return err
 				}
@@ -321,8 +321,12 @@ func (s *Sweeper) Prepare(ctx context.Context, b Batch) (*cashier.Sweep, error) 
 	return sw, nil
 }
 
-// Send sends sw's DepositFactory.sweep as the sweeper key.
+// Send sends sw's DepositFactory.sweep (sweepNative for the native coin)
+// as the sweeper key.
 func (s *Sweeper) Send(ctx context.Context, sw *cashier.Sweep) (string, error) {
+	if sw.Token == "" {
+		return s.Client.SendCall(ctx, cashier.Call{To: sw.Factory, Data: packNative(sw)})
+	}
 	token, err := evmAddr(s.Chain, sw.Token)
 	if err != nil {
 		return "", err

@@ -48,6 +48,9 @@ type Config struct {
 	// network's payout contracts and refuses the pending orders a lowered
 	// allowance no longer covers (approvals.go).
 	Approvals bool
+	// Native also records the network's coin (ETH, TRX) sent to deposit
+	// addresses, when the chain client can read it (NativeScanner).
+	Native bool
 }
 
 func (c *Config) defaults() {
@@ -288,6 +291,11 @@ func (w *Watcher) scan(ctx context.Context, from, to uint64) ([]orders.Received,
 	if err != nil {
 		return nil, fmt.Errorf("transfers %d-%d: %w", from, to, err)
 	}
+	native, err := w.nativeTransfers(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, native...)
 	if len(all) == 0 {
 		return nil, nil
 	}

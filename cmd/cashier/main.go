@@ -51,6 +51,8 @@ commands:
   user create           create a dashboard user: --data DIR --email E (--merchant ID --role owner|developer|reviewer|viewer | --operator) [--password-stdin]
   collection cancel     cancel a PENDING collection order: --data DIR --order ORDER_NO --merchant ID
   sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
+  sweep native          sweep ETH/TRX sent to deposit addresses into the merchants' vaults:
+                        --data DIR --chain C [--address DEPOSIT] [--wait 2m]
 `
 
 // run is the whole program with its outside world passed in, so tests can
@@ -85,6 +87,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "sweep list":
 		return sweepList(ctx, rest, getenv, stdout, stderr)
+	case "sweep native":
+		return sweepNative(ctx, rest, getenv, stdout, stderr)
 	case "user create":
 		return userCreate(ctx, rest, getenv, stdout, stderr)
 	case "collection cancel":

@@ -72,6 +72,7 @@ func TestOperatorCommandsNeedADatabase(t *testing.T) {
 		{"webhook", "test", "--cashier", "c_1"},
 		{"collection", "cancel", "--order", "A1", "--merchant", "m_1"},
 		{"sweep", "list"},
+		{"sweep", "native", "--chain", "ETH"},
 	} {
 		data := t.TempDir()
 		var out, errOut bytes.Buffer

@@ -54,6 +54,7 @@ func sweepList(ctx context.Context, args []string, getenv func(string) string, s
 		Chain      string `json:"chainId"`
 		Factory    string `json:"factory"`
 		Token      string `json:"token"`
+		Native     bool   `json:"native"` // the network's coin (token ""), swept by `cashier sweep native`
 		Amount     string `json:"amount"` // base units
 		Status     string `json:"status"`
 		TxID       string `json:"txId"`
@@ -65,12 +66,16 @@ func sweepList(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	out := []row{}
 	for _, s := range sweeps {
-		r := row{ID: s.ID, Chain: string(s.Chain), Factory: s.Factory, Token: s.Token, Amount: s.Amount.String(), Status: string(s.Status),
+		r := row{ID: s.ID, Chain: string(s.Chain), Factory: s.Factory, Token: s.Token, Native: s.Token == "", Amount: s.Amount.String(), Status: string(s.Status),
 			TxID: s.TxHash, Error: s.Error, Attempts: s.Attempts, CreateTime: s.CreatedAt.UnixMilli(), UpdateTime: s.UpdatedAt.UnixMilli()}
 		for _, it := range s.Items {
 			r.Items = append(r.Items, item{OrderID: it.OrderID, Address: it.Address, Amount: it.Amount.String()})
 		}
 		out = append(out, r)
 	}
-	return printJSON(stdout, map[string]any{"total": len(out), "sweeps": out})
+	native, err := nativeDeposits(ctx, st, c)
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]any{"total": len(out), "sweeps": out, "nativeDeposits": native})
 }

@@ -26,9 +26,9 @@ var (
 
 // DepositForwarderMetaData contains all meta data concerning the DepositForwarder contract.
 var DepositForwarderMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"NotFactory\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"TokenNotContract\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"TokenTransferFailed\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"remaining\",\"type\":\"uint256\"}],\"name\":\"TransferNotVerified\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"factory\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"flush\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ABI: "[{\"inputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"NativeTransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotFactory\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"TokenNotContract\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"TokenTransferFailed\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"remaining\",\"type\":\"uint256\"}],\"name\":\"TransferNotVerified\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"factory\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"flush\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"flushNative\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
 	ID:  "DepositForwarder",
-	Bin: "0x60a0806040523460275733608052610273908161002d82396080518181816048015260cd0152f35b600080fdfe6080604052600436101561001257600080fd5b60003560e01c80639cfddc361461007c5763c45a01551461003257600080fd5b34610077576000366003190112610077576040517f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03168152602090f35b600080fd5b34610077576040366003190112610077576004356001600160a01b038116810361007757602435906001600160a01b0382168203610077576020916100c0916100c8565b604051908152f35b9091907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316330361022c57610105308261023d565b809491158015610223575b61020457156101fc576020600060446040519363a9059cbb60e01b855260018060a01b03169384600482015287602482015282865af1906002916101bc575b6002821461019757506001146101625750565b61016c308261023d565b80929150610178575050565b63269c4d3160e21b60005260018060a01b031660045260245260446000fd5b92505063190eecf360e31b60005260018060a01b031660045260245260445260646000fd5b3d156101f35760203d10156101d1575b61014f565b600051600181146101ea575b6101cc576001915061014f565b600092506101dd565b6000915061014f565b506000925050565b6318aca2db60e01b60009081526001600160a01b038416600452602490fd5b50823b15610110565b631966391b60e11b60005260046000fd5b6040516370a0823160e01b81526001600160a01b039092166004830152602091600091602491905afa60203d101516906000519056",
+	Bin: "0x60a08060405234602f57336080526103849081610035823960805181818160570152818161010b01526101ef0152f35b600080fdfe6080604052600436101561001b575b361561001957600080fd5b005b60003560e01c80631c333180146100d75780639cfddc361461008b5763c45a01550361000e5734610086576000366003190112610086576040517f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03168152602090f35b600080fd5b34610086576040366003190112610086576004356001600160a01b038116810361008657602435906001600160a01b0382168203610086576020916100cf916101ea565b604051908152f35b34610086576020366003190112610086576004356001600160a01b0381168103610086576020906100cf6001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001633036101d957479182156101d2576001600160a01b0316600080808086855af13d156101cd573d67ffffffffffffffff81116101b75760405190601f8101601f19908116603f0116820167ffffffffffffffff8111838210176101b7576040528152600060203d92013e5b1561019e5750565b905063296c17bb60e21b60005260045260245260446000fd5b634e487b7160e01b600052604160045260246000fd5b610196565b5060009150565b631966391b60e11b60005260046000fd5b9091907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031633036101d957610227308261034e565b809491158015610345575b610326571561031e576020600060446040519363a9059cbb60e01b855260018060a01b03169384600482015287602482015282865af1906002916102de575b600282146102b957506001146102845750565b61028e308261034e565b8092915061029a575050565b63269c4d3160e21b60005260018060a01b031660045260245260446000fd5b92505063190eecf360e31b60005260018060a01b031660045260245260445260646000fd5b3d156103155760203d10156102f3575b610271565b6000516001811461030c575b6102ee5760019150610271565b600092506102ff565b60009150610271565b506000925050565b6318aca2db60e01b60009081526001600160a01b038416600452602490fd5b50823b15610232565b6040516370a0823160e01b81526001600160a01b039092166004830152602091600091602491905afa60203d101516906000519056",
 }
 
 // DepositForwarder is an auto generated Go binding around an Ethereum contract.
@@ -126,9 +126,47 @@ func (depositForwarder *DepositForwarder) UnpackFlush(data []byte) (*big.Int, er
 	return out0, nil
 }
 
+// PackFlushNative is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1c333180.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function flushNative(address to) returns(uint256 amount)
+func (depositForwarder *DepositForwarder) PackFlushNative(to common.Address) []byte {
+	enc, err := depositForwarder.abi.Pack("flushNative", to)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackFlushNative is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1c333180.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function flushNative(address to) returns(uint256 amount)
+func (depositForwarder *DepositForwarder) TryPackFlushNative(to common.Address) ([]byte, error) {
+	return depositForwarder.abi.Pack("flushNative", to)
+}
+
+// UnpackFlushNative is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1c333180.
+//
+// Solidity: function flushNative(address to) returns(uint256 amount)
+func (depositForwarder *DepositForwarder) UnpackFlushNative(data []byte) (*big.Int, error) {
+	out, err := depositForwarder.abi.Unpack("flushNative", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
 // UnpackError attempts to decode the provided error data using user-defined
 // error definitions.
 func (depositForwarder *DepositForwarder) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], depositForwarder.abi.Errors["NativeTransferFailed"].ID.Bytes()[:4]) {
+		return depositForwarder.UnpackNativeTransferFailedError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], depositForwarder.abi.Errors["NotFactory"].ID.Bytes()[:4]) {
 		return depositForwarder.UnpackNotFactoryError(raw[4:])
 	}
@@ -142,6 +180,31 @@ func (depositForwarder *DepositForwarder) UnpackError(raw []byte) (any, error) {
 		return depositForwarder.UnpackTransferNotVerifiedError(raw[4:])
 	}
 	return nil, errors.New("Unknown error")
+}
+
+// DepositForwarderNativeTransferFailed represents a NativeTransferFailed error raised by the DepositForwarder contract.
+type DepositForwarderNativeTransferFailed struct {
+	To     common.Address
+	Amount *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NativeTransferFailed(address to, uint256 amount)
+func DepositForwarderNativeTransferFailedErrorID() common.Hash {
+	return common.HexToHash("0xa5b05eec8040da65485bf3ab248b47c42271aa50a9234ed8f116e568dc285cc6")
+}
+
+// UnpackNativeTransferFailedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NativeTransferFailed(address to, uint256 amount)
+func (depositForwarder *DepositForwarder) UnpackNativeTransferFailedError(raw []byte) (*DepositForwarderNativeTransferFailed, error) {
+	out := new(DepositForwarderNativeTransferFailed)
+	if err := depositForwarder.abi.UnpackIntoInterface(out, "NativeTransferFailed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // DepositForwarderNotFactory represents a NotFactory error raised by the DepositForwarder contract.

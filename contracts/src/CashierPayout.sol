@@ -91,6 +91,8 @@ contract CashierPayout is Owned {
     event WhitelistModeChanged(bool balanceMode, bool allowanceMode);
     event WhitelistUpdated(address indexed account, bool allowed);
     event Withdrawn(address indexed token, address indexed to, uint256 amount);
+    event NativeReceived(address indexed from, uint256 amount);
+    event NativeWithdrawn(address indexed to, uint256 amount);
 
     error NotExecutor();
     error InvalidSignature();
@@ -112,6 +114,7 @@ contract CashierPayout is Owned {
     error InsufficientAllowance(address from, uint256 available, uint256 required);
     error TokenTransferFailed(address token, address to, uint256 amount);
     error TransferNotVerified(address token, uint256 expectedDebit, uint256 actualDebit);
+    error NativeTransferFailed(address to, uint256 amount);
 
     modifier onlyExecutor() {
         if (msg.sender != executor) revert NotExecutor();
@@ -315,6 +318,22 @@ contract CashierPayout is Owned {
         if (before < amount) revert InsufficientContractBalance(before, amount);
         if (_send(token, to, amount)) _verifyDebit(token, address(this), before, amount);
         emit Withdrawn(token, to, amount);
+    }
+
+    /// @notice Native coin (ETH, TRX) swept here from deposit addresses that
+    /// received it by mistake. Payouts never spend it; only the owner moves it.
+    receive() external payable {
+        emit NativeReceived(msg.sender, msg.value);
+    }
+
+    /// @notice Moves amount of the native coin held by this contract to `to`
+    /// (back to the customer who sent it, or to the merchant).
+    function withdrawNative(address payable to, uint256 amount) external onlyOwner {
+        if (to == address(0) || to == address(this)) revert InvalidRecipient(0, to);
+        if (address(this).balance < amount) revert InsufficientContractBalance(address(this).balance, amount);
+        (bool ok,) = to.call{value: amount}("");
+        if (!ok) revert NativeTransferFailed(to, amount);
+        emit NativeWithdrawn(to, amount);
     }
 
     // --------------------------------------------------------------- internal

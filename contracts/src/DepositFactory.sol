@@ -30,6 +30,7 @@ contract DepositFactory is Owned {
     event Swept(
         address indexed token, bytes32 indexed salt, address indexed depositAddress, address vault, uint256 amount
     );
+    event SweptNative(bytes32 indexed salt, address indexed depositAddress, address vault, uint256 amount);
     event SweeperChanged(address indexed previous, address indexed current);
     event VaultChanged(address indexed previous, address indexed current);
 
@@ -69,9 +70,25 @@ contract DepositFactory is Owned {
             (, uint256 balance) = tokenBalanceOf(token, deposit);
             if (balance == 0) continue;
             if (deposit.code.length == 0) _deploy(salts[i], deposit);
-            uint256 moved = DepositForwarder(deposit).flush(token, to);
+            uint256 moved = DepositForwarder(payable(deposit)).flush(token, to);
             total += moved;
             emit Swept(token, salts[i], deposit, to, moved);
+        }
+    }
+
+    /// @notice Moves the native coin (ETH, TRX) sent by mistake to the deposit
+    /// address of every salt to the vault, deploying proxies as needed.
+    /// Only ever to the vault: a leaked sweeper key cannot redirect it, and
+    /// the vault's owner can return it (CashierPayout.withdrawNative).
+    function sweepNative(bytes32[] calldata salts) external onlySweeper returns (uint256 total) {
+        address payable to = payable(vault);
+        for (uint256 i; i < salts.length; ++i) {
+            address deposit = addressOf(salts[i]);
+            if (deposit.balance == 0) continue;
+            if (deposit.code.length == 0) _deploy(salts[i], deposit);
+            uint256 moved = DepositForwarder(payable(deposit)).flushNative(to);
+            total += moved;
+            emit SweptNative(salts[i], deposit, to, moved);
         }
     }
 

@@ -16,6 +16,7 @@ contract DepositForwarder {
     error TokenNotContract(address token);
     error TokenTransferFailed(address token, address to, uint256 amount);
     error TransferNotVerified(address token, uint256 remaining);
+    error NativeTransferFailed(address to, uint256 amount);
 
     constructor() {
         factory = msg.sender;
@@ -36,5 +37,20 @@ contract DepositForwarder {
             (, uint256 remaining) = tokenBalanceOf(token, address(this));
             if (remaining != 0) revert TransferNotVerified(token, remaining);
         }
+    }
+
+    /// @notice A deployed deposit address still accepts the native coin a
+    /// customer sends by mistake, as an undeployed one does; flushNative
+    /// moves it on.
+    receive() external payable {}
+
+    /// @notice Moves this address's whole native-coin balance to `to` and
+    /// returns the amount moved.
+    function flushNative(address payable to) external returns (uint256 amount) {
+        if (msg.sender != factory) revert NotFactory();
+        amount = address(this).balance;
+        if (amount == 0) return 0;
+        (bool ok,) = to.call{value: amount}("");
+        if (!ok) revert NativeTransferFailed(to, amount);
     }
 }

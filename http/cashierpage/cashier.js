@@ -68,7 +68,7 @@
       var li = document.createElement("li");
       var code = document.createElement("code");
       code.textContent = p.txId;
-      var st = p.effect === "WRONG_TOKEN" ? t("payment.WRONG_TOKEN") : t("payment." + p.status, { n: Math.min(p.confirmations, s.required), N: s.required });
+      var st = p.effect === "WRONG_TOKEN" || p.effect === "NATIVE" ? t("payment." + p.effect) : t("payment." + p.status, { n: Math.min(p.confirmations, s.required), N: s.required });
       li.appendChild(code);
       li.appendChild(document.createTextNode(t("payment.line", { amount: p.amount, symbol: p.symbol, status: st })));
       li.setAttribute("data-status", p.status);

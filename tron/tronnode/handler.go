@@ -42,6 +42,8 @@ type request struct {
 	PermissionID     int32           `json:"Permission_id"`
 	RawData          json.RawMessage `json:"raw_data"`
 	Signature        []string        `json:"signature"`
+	ToAddress        string          `json:"to_address"`
+	Amount           int64           `json:"amount"`
 }
 
 // Handler serves the node's HTTP API.
@@ -56,6 +58,7 @@ func (n *Node) Handler() http.Handler {
 		"/wallet/triggersmartcontract":         n.triggerSmartContract,
 		"/wallet/triggerconstantcontract":      n.triggerConstantContract,
 		"/wallet/broadcasttransaction":         n.broadcastTransaction,
+		"/wallet/createtransaction":            n.createTransaction,
 		"/wallet/getaccount":                   n.getAccount,
 		"/wallet/getaccountresource":           n.getAccountResource,
 		"/wallet/getchainparameters":           n.getChainParameters,
@@ -352,11 +355,40 @@ func parseRawData(j json.RawMessage, visible bool) ([]byte, error) {
 		return nil, errors.New(msgNoContract)
 	}
 	c := in.Contract[0]
-	if c.Type != tron.TriggerSmartContract.String() {
-		return nil, fmt.Errorf("contract type %s is not supported by this node", c.Type)
+	var raw *tron.RawData
+	var err error
+	switch c.Type {
+	case tron.TriggerSmartContract.String():
+		raw, err = triggerRaw(c.Parameter.Value, visible)
+	case tron.TransferContract.String():
+		raw, err = transferRaw(c.Parameter.Value, visible)
+	default:
+		err = fmt.Errorf("contract type %s is not supported by this node", c.Type)
 	}
+	if err != nil {
+		return nil, err
+	}
+	raw.Contract.TypeURL = c.Parameter.TypeURL
+	raw.Contract.PermissionID = c.PermissionID
+	if raw.RefBlockBytes, err = hex.DecodeString(in.RefBlockBytes); err != nil {
+		return nil, err
+	}
+	if raw.RefBlockHash, err = hex.DecodeString(in.RefBlockHash); err != nil {
+		return nil, err
+	}
+	if visible {
+		raw.Data = []byte(in.Data)
+	} else if raw.Data, err = hex.DecodeString(in.Data); err != nil {
+		return nil, err
+	}
+	raw.RefBlockNum, raw.Expiration, raw.Timestamp, raw.FeeLimit = in.RefBlockNum, in.Expiration, in.Timestamp, in.FeeLimit
+	return raw.Marshal(), nil
+}
+
+// triggerRaw reads the parameter value of a TriggerSmartContract.
+func triggerRaw(value json.RawMessage, visible bool) (*tron.RawData, error) {
 	var tv triggerIn
-	if err := json.Unmarshal(c.Parameter.Value, &tv); err != nil {
+	if err := json.Unmarshal(value, &tv); err != nil {
 		return nil, err
 	}
 	if tv.CallTokenValue != 0 || tv.TokenID != 0 {
@@ -374,22 +406,7 @@ func parseRawData(j json.RawMessage, visible bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw := tron.NewTriggerRaw(&tron.TriggerCall{Owner: owner, Contract: contract, CallValue: tv.CallValue, Data: data})
-	raw.Contract.TypeURL = c.Parameter.TypeURL
-	raw.Contract.PermissionID = c.PermissionID
-	if raw.RefBlockBytes, err = hex.DecodeString(in.RefBlockBytes); err != nil {
-		return nil, err
-	}
-	if raw.RefBlockHash, err = hex.DecodeString(in.RefBlockHash); err != nil {
-		return nil, err
-	}
-	if visible {
-		raw.Data = []byte(in.Data)
-	} else if raw.Data, err = hex.DecodeString(in.Data); err != nil {
-		return nil, err
-	}
-	raw.RefBlockNum, raw.Expiration, raw.Timestamp, raw.FeeLimit = in.RefBlockNum, in.Expiration, in.Timestamp, in.FeeLimit
-	return raw.Marshal(), nil
+	return tron.NewTriggerRaw(&tron.TriggerCall{Owner: owner, Contract: contract, CallValue: tv.CallValue, Data: data}), nil
 }
 
 func (n *Node) broadcastTransaction(r *request) (any, error) {
@@ -457,8 +474,18 @@ func (n *Node) admit(rawPB []byte, sigs [][]byte) (string, string) {
 	if signer != t.owner {
 		return "SIGERROR", fmt.Sprintf("Validate signature error: %s is signed by %s but it is not contained of permission.", hex.EncodeToString(t.id[:]), signer)
 	}
-	if t.raw.Contract.TypeURL != tron.TriggerSmartContract.TypeURL() || t.raw.Contract.PermissionID != 0 {
+	if t.raw.Contract.TypeURL != t.kind.TypeURL() || t.raw.Contract.PermissionID != 0 || (t.kind != tron.TriggerSmartContract && t.kind != tron.TransferContract) {
 		return "CONTRACT_VALIDATE_ERROR", "contract type_url or permission not supported"
+	}
+	if t.kind == tron.TransferContract {
+		if msg := n.checkTransfer(t.owner, t.contract, t.callValue); msg != "" {
+			return "CONTRACT_VALIDATE_ERROR", msg
+		}
+		if n.freeNet(t.owner) < t.size() && n.st.GetBalance(t.owner.EVM()).Cmp(uint256.NewInt(uint64(t.callValue+t.size()*n.opts.BandwidthPrice))) < 0 {
+			return "BANDWITH_ERROR", fmt.Sprintf("account [%s] does not have enough bandwidth", t.owner)
+		}
+		n.queue(t)
+		return "SUCCESS", ""
 	}
 	if _, ok := n.accounts[t.owner]; !ok {
 		return "CONTRACT_VALIDATE_ERROR", "Validate TriggerSmartContract error, no OwnerAccount."

@@ -122,6 +122,8 @@ func (v view) tx(t *txRecord) txJSON {
 		cj.NewContract.OriginAddress = v.addr(t.owner)
 		cj.NewContract.OriginEnergyLimit = systemEnergy
 		c.Parameter.Value = cj
+	} else if t.kind == tron.TransferContract {
+		c.Parameter.Value = transferJSON{Amount: t.callValue, OwnerAddress: v.addr(t.owner), ToAddress: v.addr(t.contract)}
 	} else {
 		c.Parameter.Value = triggerJSON{
 			Data:            hex.EncodeToString(t.data),

@@ -317,7 +317,7 @@ func (n *Node) systemTx(kind tron.ContractType, owner, contract tron.Address, da
 }
 
 // decodeTx turns encoded raw data into a transaction record; it accepts
-// the two contract types the node executes.
+// the contract types the node executes.
 func decodeTx(rawPB []byte, sigs [][]byte, system bool) (*txRecord, error) {
 	raw, err := tron.UnmarshalRawData(rawPB)
 	if err != nil {
@@ -331,6 +331,13 @@ func decodeTx(rawPB []byte, sigs [][]byte, system bool) (*txRecord, error) {
 			return nil, err
 		}
 		t.owner, t.contract, t.callValue, t.data = c.Owner, c.Contract, c.CallValue, c.Data
+	case tron.TransferContract:
+		c, err := tron.UnmarshalTransferCall(raw.Contract.Value)
+		if err != nil {
+			return nil, err
+		}
+		// The recipient and amount ride in contract and callValue.
+		t.owner, t.contract, t.callValue = c.Owner, c.To, c.Amount
 	case tron.CreateSmartContract:
 		if t.owner, t.data, t.name, err = unmarshalCreate(raw.Contract.Value); err != nil {
 			return nil, err
@@ -452,6 +459,10 @@ func (n *Node) execute(ev env, tx *txRecord) *txInfo {
 			}
 			n.st.SubBalance(owner, uint256.NewInt(uint64(fee)), tracing.BalanceDecreaseGasBuy)
 			info.netFee = fee
+		}
+		if tx.kind == tron.TransferContract {
+			n.executeTransfer(ev, tx, info)
+			return info
 		}
 		// Energy the balance can buy, within fee_limit, after the call value.
 		spendable := new(big.Int).Sub(n.st.GetBalance(owner).ToBig(), big.NewInt(tx.callValue))
