@@ -49,6 +49,7 @@ type Service struct {
 	Expirer    *watch.Expirer
 	Sweepers   []*sweep.Sweeper // one per network with a node and a sweeper key
 	closers    []func()
+	Ops        *Ops // instance id, leases, health and metrics (ops.go)
 }
 
 // New assembles the service from cfg. The caller closes it.
@@ -83,6 +84,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 			s.Store.Close()
 		}
 	}()
+	s.Ops = newOps(s)
 
 	schedule, err := webhook.ParseOffsets(cfg.WebhookSchedule)
 	if err != nil {
@@ -200,6 +202,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
+	opsDone := s.Ops.start(dctx)
 	watchDone := s.runWatchers(dctx)
 	payoutsDone := s.runPayouts(dctx)
 	sweepDone := s.runSweepers(dctx)
@@ -222,6 +225,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	<-watchDone
 	<-payoutsDone
 	<-sweepDone
+	<-opsDone
 	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
 		err = derr
 	}

@@ -63,6 +63,8 @@ type Config struct {
 	CacheTTL              time.Duration // how long a cached merchant, cashier or contract is trusted
 	PprofAddr             string        // listen address of the profiling endpoint; empty: off
 	DashboardSecureCookie string
+	LeaseTTL              time.Duration // how long a lease on one-owner work lasts without renewal
+	MetricsAddr           string        // listen address of /metrics (and the health checks); empty: off
 }
 
 // Default is the configuration before flags and environment.
@@ -105,6 +107,7 @@ func Default() Config {
 		WriteQueue:            1024,
 		CacheTTL:              time.Second,
 		DashboardSecureCookie: "auto",
+		LeaseTTL:              10 * time.Second,
 	}
 }
 
@@ -200,6 +203,9 @@ func (c *Config) Validate() error {
 	if c.CacheTTL < 0 {
 		return fmt.Errorf("cache-ttl must not be negative (0 turns the cache off)")
 	}
+	if c.LeaseTTL < time.Second {
+		return fmt.Errorf("lease-ttl must be at least 1s (%s)", c.LeaseTTL)
+	}
 	return nil
 }
 
@@ -288,5 +294,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
+		f("CASHIER_LEASE_TTL", "lease-ttl", "how long an instance holds one-owner work (watchers, payouts, sweeps, expiry) without renewing; renewed every third of it", dur(&c.LeaseTTL)),
+		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
 	}
 }
