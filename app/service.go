@@ -128,6 +128,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	if err != nil {
 		return nil, err
 	}
+	httpCfg.Instances = s.Ops.LiveInstances
 	s.Handler, err = cashierhttp.NewServer(httpCfg, s.Orders, s.Store, s.Registry, s.Clock, s.Logger.With("component", "http"))
 	if err != nil {
 		return nil, err

@@ -100,6 +100,9 @@ type Config struct {
 	// is refused at once with 503 and Retry-After (EOverloaded) instead of
 	// queueing behind the others. Default 64.
 	MaxInFlight int
+	// Instances, when set, returns the number of live instances sharing
+	// the rate limits; each enforces its share (ratelimit.Limiter.Share).
+	Instances func() int
 }
 
 // DefaultConfig returns the documented defaults.
@@ -218,6 +221,7 @@ func NewServer(cfg Config, svc *orders.Service, store cashier.Store, reg *cashie
 		routes:  map[string]*route{},
 		paths:   map[string]bool{},
 	}
+	s.limiter.Share = cfg.Instances
 	s.addRoutes()
 	return s, nil
 }
