@@ -11,6 +11,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/lease"
+	"github.com/stablecashier/cashier/metrics"
 )
 
 // Ops is what lets several instances share one database and be watched:
@@ -18,9 +19,12 @@ import (
 // heartbeat (the count of live instances the rate limits divide by), and
 // the health checks and metrics.
 type Ops struct {
-	Instance string
-	Runner   *lease.Runner
+	Instance    string
+	Runner      *lease.Runner
+	Metrics     *metrics.Metrics
+	MetricsAddr string // where /metrics listens, once started
 
+	ready     readiness
 	svc       *Service
 	live      atomic.Int64 // live instances seen at the last heartbeat, at least 1
 	mu        sync.Mutex
@@ -35,6 +39,7 @@ func newOps(s *Service) *Ops {
 	o.Runner = &lease.Runner{Leases: s.Store, Holder: o.Instance, TTL: s.Config.LeaseTTL, Clock: s.Clock,
 		Log: s.Logger.With("component", "lease", "instance", o.Instance)}
 	o.live.Store(1)
+	o.Metrics = metrics.New(o.snapshot, 10*time.Second, s.Logger.With("component", "metrics"))
 	return o
 }
 

@@ -5,6 +5,9 @@ import (
 	"io"
 	"net"
 	stdhttp "net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -100,4 +103,50 @@ func TestRateLimitsSharedAmongInstances(t *testing.T) {
 	if res := get(b.base); res.StatusCode != 200 {
 		t.Fatalf("B alone refused the 2nd of 4: %d", res.StatusCode)
 	}
+}
+
+// Every log line written for a request carries its request id: the
+// caller's X-Request-Id when plausible, else the generated one, echoed in
+// the response either way.
+func TestRequestIDInLogs(t *testing.T) {
+	cfg := config.Default()
+	cfg.Data = t.TempDir()
+	var logs lockedBuffer
+	svc, err := New(context.Background(), cfg, Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, &logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	for _, c := range []struct{ sent, want string }{{"edge-7f3a", "edge-7f3a"}, {"", ""}, {"bad id with spaces", ""}} {
+		req := httptest.NewRequest("GET", "/admin/api/v2/pub/network/list", nil)
+		if c.sent != "" {
+			req.Header.Set("X-Request-Id", c.sent)
+		}
+		rec := httptest.NewRecorder()
+		svc.Handler.ServeHTTP(rec, req)
+		got := rec.Header().Get("X-Request-Id")
+		if got == "" || (c.want != "" && got != c.want) || got == c.sent && c.want == "" {
+			t.Fatalf("sent %q: echoed %q", c.sent, got)
+		}
+		if !strings.Contains(logs.String(), `"requestId":"`+got+`"`) {
+			t.Fatalf("no log line with requestId %q:\n%s", got, logs.String())
+		}
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -128,7 +128,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	httpCfg.Instances = s.Ops.LiveInstances
+	httpCfg.Instances, httpCfg.Observe = s.Ops.LiveInstances, s.Ops.Metrics.Observe
 	s.Handler, err = cashierhttp.NewServer(httpCfg, s.Orders, s.Store, s.Registry, s.Clock, s.Logger.With("component", "http"))
 	if err != nil {
 		return nil, err
@@ -136,6 +136,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	if err := s.mountDashboard(httpCfg.TrustedProxies); err != nil {
 		return nil, err
 	}
+	s.Handler = s.Ops.wrap(s.Handler)
 	ok = true
 	return s, nil
 }
@@ -200,6 +201,13 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 		}
 		defer stopProfiling()
 	}
+	if s.Config.MetricsAddr != "" {
+		_, stopMetrics, err := s.Ops.startMetrics(s.Config.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("metrics-addr: %w", err)
+		}
+		defer stopMetrics()
+	}
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
@@ -243,5 +251,5 @@ func NewLogger(w io.Writer, level string) *slog.Logger {
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		l = slog.LevelInfo
 	}
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	return slog.New(requestIDHandler{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})})
 }
