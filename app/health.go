@@ -220,9 +220,10 @@ func (o *Ops) startMetrics(addr string) (string, func(), error) {
 	srv := &stdhttp.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(o.svc.Logger.Handler(), slog.LevelWarn)}
 	go srv.Serve(ln)
-	o.MetricsAddr = ln.Addr().String()
-	o.svc.Logger.Info("metrics endpoint", "addr", o.MetricsAddr)
-	return o.MetricsAddr, func() { srv.Close() }, nil
+	addr = ln.Addr().String()
+	o.metricsAddr.Store(&addr)
+	o.svc.Logger.Info("metrics endpoint", "addr", addr)
+	return addr, func() { srv.Close() }, nil
 }
 
 // requestIDHandler adds the request id a context carries to every record

@@ -153,10 +153,10 @@ func TestReadiness(t *testing.T) {
 		t.Fatalf("ready body: %v", body)
 	}
 	// The private listener answers the same.
-	for svc.Ops.MetricsAddr == "" {
+	for svc.Ops.MetricsAddr() == "" {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if code, _ := readyz(t, "http://"+svc.Ops.MetricsAddr); code != 200 {
+	if code, _ := readyz(t, "http://"+svc.Ops.MetricsAddr()); code != 200 {
 		t.Fatalf("/readyz on the metrics listener: %d", code)
 	}
 

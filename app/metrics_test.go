@@ -127,10 +127,10 @@ func TestMetricsReflectActivity(t *testing.T) {
 	go func() { served <- sb.Serve(ctx) }()
 	defer func() { cancel(); <-served }()
 	ops := sb.Service.Ops
-	for ops.MetricsAddr == "" {
+	for ops.MetricsAddr() == "" {
 		time.Sleep(10 * time.Millisecond)
 	}
-	metricsURL := "http://" + ops.MetricsAddr + "/metrics"
+	metricsURL := "http://" + ops.MetricsAddr() + "/metrics"
 
 	c := client.New(sb.Info.BaseURL, sb.Info.APIKey, sb.Info.SecretKey)
 	for _, no := range []string{"M-1", "M-2", "M-REFUSED"} {

@@ -22,7 +22,7 @@ type Ops struct {
 	Instance    string
 	Runner      *lease.Runner
 	Metrics     *metrics.Metrics
-	MetricsAddr string // where /metrics listens, once started
+	metricsAddr atomic.Pointer[string] // where /metrics listens, once started
 
 	ready     readiness
 	svc       *Service
@@ -41,6 +41,14 @@ func newOps(s *Service) *Ops {
 	o.live.Store(1)
 	o.Metrics = metrics.New(o.snapshot, 10*time.Second, s.Logger.With("component", "metrics"))
 	return o
+}
+
+// MetricsAddr is the address /metrics listens on, "" before it started.
+func (o *Ops) MetricsAddr() string {
+	if a := o.metricsAddr.Load(); a != nil {
+		return *a
+	}
+	return ""
 }
 
 // LiveInstances is the number of instances whose heartbeat was current at
