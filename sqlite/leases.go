@@ -43,9 +43,15 @@ func (db *DB) AcquireLease(ctx context.Context, name, holder string, now time.Ti
 		return cashier.Lease{}, false, err
 	}
 	nowMs, exp := now.UnixMilli(), now.Add(ttl).UnixMilli()
+	// Most attempts find the lease held: answered from a read connection,
+	// they take no write lock from the instances doing real writes.
+	cur, err := scanLease(db.read.QueryRowContext(ctx, `SELECT `+leaseColumns+` FROM leases WHERE name = ?`, name))
+	if err == nil && cur.Holder != holder && cur.Expires.UnixMilli() > nowMs {
+		return cur, false, nil
+	}
 	var out cashier.Lease
 	var got bool
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+	err = db.writeTx(ctx, func(tx *sql.Tx) error {
 		cur, err := scanLease(tx.QueryRowContext(ctx, `SELECT `+leaseColumns+` FROM leases WHERE name = ?`, name))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):

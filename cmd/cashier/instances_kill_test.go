@@ -297,7 +297,8 @@ func TestInstancesTakeOverWork(t *testing.T) {
 
 	// Kill the instance holding the payout executor of ETH (and whatever
 	// else it holds) while batches are in flight.
-	time.Sleep(time.Duration(mrand.IntN(400)) * time.Millisecond)
+	waitFor(t, "payouts executing", time.Minute, func() bool { return countPayouts(t, data, dbEnv, "PROCESSING").Total > 0 })
+	time.Sleep(time.Duration(mrand.IntN(200)) * time.Millisecond)
 	owners, err = leaseOwners(insts[0].metrics)
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +322,8 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	<-insts[victim].done
 	insts[victim].done <- nil
 	killedAt := time.Now()
-	inFlight := len(payouts) - countPayouts(t, data, dbEnv, "SUCCESS").Total
+	done := countPayouts(t, data, dbEnv, "SUCCESS").Total
+	inFlight := len(payouts) - done
 	survivors := append(append([]*instanceProc{}, insts[:victim]...), insts[victim+1:]...)
 	t.Logf("killed %s holding %v, %d of %d payouts not yet SUCCESS", insts[victim].id, held, inFlight, len(payouts))
 	if inFlight == 0 {
