@@ -39,6 +39,13 @@ func newOps(s *Service) *Ops {
 	o.Runner = &lease.Runner{Leases: s.Store, Holder: o.Instance, TTL: s.Config.LeaseTTL, Clock: s.Clock,
 		Log: s.Logger.With("component", "lease", "instance", o.Instance)}
 	o.live.Store(1)
+	data := s.Config.Data
+	o.Runner.Dead = func(holder string) bool { return deadLocal(data, holder) }
+	if unlock, err := lockInstance(data, o.Instance); err != nil {
+		s.Logger.Warn("instance lock file: other instances wait out this one's leases", "err", err)
+	} else {
+		s.closers = append(s.closers, unlock)
+	}
 	o.Metrics = metrics.New(o.snapshot, 10*time.Second, s.Logger.With("component", "metrics"))
 	return o
 }

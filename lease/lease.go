@@ -63,6 +63,10 @@ type Runner struct {
 	TTL    time.Duration // default DefaultTTL
 	Clock  cashier.Clock
 	Log    *slog.Logger
+	// Dead, when set, reports a holder known for certain to have exited
+	// (an instance on this host whose lock is free): its leases are
+	// released and taken at once instead of after their expiry.
+	Dead func(holder string) bool
 
 	mu     sync.Mutex
 	status map[string]*Status
@@ -130,6 +134,15 @@ func (r *Runner) Run(ctx context.Context, name string, work func(context.Context
 		})
 		if err != nil && ctx.Err() == nil {
 			r.log().Warn("lease acquire failed", "lease", name, "err", err)
+		}
+		if !ok && err == nil && l.Holder != r.Holder && r.Dead != nil && r.Dead(l.Holder) {
+			// Its holder is gone: release on its behalf (compare-and-set
+			// on its token, so a live new holder is never touched) and
+			// try again at once.
+			if r.Leases.ReleaseLease(ctx, l) == nil {
+				r.log().Info("lease of an exited instance released", "lease", name, "holder", l.Holder, "token", l.Token)
+				continue
+			}
 		}
 		if !ok {
 			sleep(ctx, every)

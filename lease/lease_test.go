@@ -176,3 +176,40 @@ func TestLostLeaseStopsWork(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// A holder known to have exited is not waited out: its lease is released
+// on its behalf and taken at once; a live holder is left alone.
+func TestDeadHolderTakenAtOnce(t *testing.T) {
+	dbA, dbB := setup(t)
+	now := time.Now()
+	if _, ok, err := dbA.AcquireLease(context.Background(), "payouts/ETH", "A", now, time.Hour); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if _, ok, err := dbA.AcquireLease(context.Background(), "payouts/TRON", "alive", now, time.Hour); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	b := &lease.Runner{Leases: dbB, Holder: "B", TTL: time.Hour, Clock: cashier.SystemClock{},
+		Dead: func(h string) bool { return h == "A" }}
+	w := &worker{t: t}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{}, 2)
+	go func() { b.Run(ctx, "payouts/ETH", w.run("B")); done <- struct{}{} }()
+	var other atomic.Bool
+	go func() {
+		b.Run(ctx, "payouts/TRON", func(ctx context.Context) { other.Store(true); <-ctx.Done() })
+		done <- struct{}{}
+	}()
+	waitFor(t, 5*time.Second, "B takes the exited holder's lease", func() bool { return w.current() == "B" })
+	time.Sleep(200 * time.Millisecond)
+	if other.Load() {
+		t.Fatal("B took a lease from a live holder")
+	}
+	cancel()
+	<-done
+	<-done
+	list, _ := dbA.ListLeases(context.Background())
+	if len(list) != 2 || list[0].Token != 2 || list[1].Holder != "alive" {
+		t.Fatalf("leases: %+v", list)
+	}
+}
