@@ -337,7 +337,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	}
 
 	// Its leases pass to the survivors within seconds (TTL 3 s).
-	waitFor(t, "the leases taken over", 20*time.Second, func() bool {
+	waitFor(t, "the leases taken over", 30*time.Second, func() bool {
 		o, err := leaseOwners(survivors[0].metrics)
 		if err != nil {
 			return false
@@ -352,7 +352,9 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	})
 	took := time.Since(killedAt)
 	t.Logf("leases taken over after %s: %v", took.Round(100*time.Millisecond), owners)
-	if took > 10*time.Second {
+	// 3 s to expire, attempts every second; the rest is slack for a
+	// loaded machine.
+	if took > 15*time.Second {
 		t.Errorf("takeover took %s with a 3 s lease", took)
 	}
 	sdks = []*client.Client{client.New(survivors[0].base, info.APIKey, info.SecretKey), client.New(survivors[1].base, info.APIKey, info.SecretKey)}
