@@ -37,5 +37,5 @@ echo "== the sandbox, black box: build, start, check with real chains, restart, 
 bash scripts/sandbox-check.sh
 
 echo "== go test -race (packages with concurrency)"
-go test -count=1 -race ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/...
+go test -count=1 -race ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
 go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags' ./dashboard/... # argon2 under -race is slow: the session and limit paths

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/stablecashier/cashier"
@@ -29,7 +30,9 @@ const (
 // PayoutExecutor assembles the executor for every network that has node
 // URLs and both a signer and an executor key; the others are logged and
 // their payouts wait. The returned close releases the senders' journals.
-func (s *Service) PayoutExecutor(ctx context.Context) (*payoutexec.Executor, func(), error) {
+// With only, just those networks (an instance runs each network's
+// executor under its own lease).
+func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*payoutexec.Executor, func(), error) {
 	keys := ServiceKeys{Store: s.Store}
 	var err error
 	if keys.Setting, err = ParseServiceKeys(s.Config.ServiceKeys); err != nil {
@@ -52,7 +55,7 @@ func (s *Service) PayoutExecutor(ctx context.Context) (*payoutexec.Executor, fun
 	}
 	urls := map[cashier.Chain]string{cashier.ChainETH: s.Config.ETHRPC, cashier.ChainARB: s.Config.ARBRPC, cashier.ChainTRON: s.Config.TRONAPI}
 	for _, c := range cashier.Chains {
-		if len(splitList(urls[c])) == 0 {
+		if len(splitList(urls[c])) == 0 || (len(only) > 0 && !slices.Contains(only, c)) {
 			continue
 		}
 		signer, err1 := keys.Key(ctx, c, cashier.KeySigner)
@@ -125,26 +128,10 @@ func parseMinGas(s string, reg *cashier.Registry) (map[cashier.Chain]*big.Int, e
 	return out, nil
 }
 
-// runPayouts starts the payout executor in the background until ctx ends;
-// the returned channel closes when it has stopped. A configuration error
-// is logged and payouts wait (orders stay PENDING/PROCESSING), the rest of
-// the service runs on.
+// runPayouts runs each network's payout executor in the background until
+// ctx ends, under its lease (ops.go); the returned channel closes when all
+// have stopped. A configuration error is logged and payouts wait (orders
+// stay PENDING/PROCESSING), the rest of the service runs on.
 func (s *Service) runPayouts(ctx context.Context) <-chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		x, closeAll, err := s.PayoutExecutor(ctx)
-		if err != nil {
-			s.Logger.Error("payout executor not started: payouts wait", "err", err)
-			return
-		}
-		defer closeAll()
-		if len(x.Networks) == 0 {
-			return
-		}
-		if err := x.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-			s.Logger.Error("payout executor stopped", "err", err)
-		}
-	}()
-	return done
+	return s.Ops.runPayouts(ctx)
 }

@@ -49,6 +49,7 @@ type Service struct {
 	Expirer    *watch.Expirer
 	Sweepers   []*sweep.Sweeper // one per network with a node and a sweeper key
 	closers    []func()
+	Ops        *Ops // instance id, leases, health and metrics (ops.go)
 }
 
 // New assembles the service from cfg. The caller closes it.
@@ -83,6 +84,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 			s.Store.Close()
 		}
 	}()
+	s.Ops = newOps(s)
 
 	schedule, err := webhook.ParseOffsets(cfg.WebhookSchedule)
 	if err != nil {
@@ -126,6 +128,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	if err != nil {
 		return nil, err
 	}
+	httpCfg.Instances, httpCfg.Observe = s.Ops.LiveInstances, s.Ops.Metrics.Observe
 	s.Handler, err = cashierhttp.NewServer(httpCfg, s.Orders, s.Store, s.Registry, s.Clock, s.Logger.With("component", "http"))
 	if err != nil {
 		return nil, err
@@ -133,6 +136,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	if err := s.mountDashboard(httpCfg.TrustedProxies); err != nil {
 		return nil, err
 	}
+	s.Handler = s.Ops.wrap(s.Handler)
 	ok = true
 	return s, nil
 }
@@ -197,9 +201,17 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 		}
 		defer stopProfiling()
 	}
+	if s.Config.MetricsAddr != "" {
+		_, stopMetrics, err := s.Ops.startMetrics(s.Config.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("metrics-addr: %w", err)
+		}
+		defer stopMetrics()
+	}
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
+	opsDone := s.Ops.start(dctx)
 	watchDone := s.runWatchers(dctx)
 	payoutsDone := s.runPayouts(dctx)
 	sweepDone := s.runSweepers(dctx)
@@ -222,6 +234,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	<-watchDone
 	<-payoutsDone
 	<-sweepDone
+	<-opsDone
 	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
 		err = derr
 	}
@@ -238,5 +251,5 @@ func NewLogger(w io.Writer, level string) *slog.Logger {
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		l = slog.LevelInfo
 	}
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	return slog.New(requestIDHandler{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})})
 }

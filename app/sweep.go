@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/evm"
@@ -39,45 +39,45 @@ func (s *Service) NewSweepers(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%s sweeper key: %w", c, err)
 		}
-		var client cashier.ChainClient
-		switch c {
-		case cashier.ChainTRON:
-			if client, err = tron.New(tron.Config{URLs: splitList(s.Config.TRONAPI), APIKey: s.Config.TRONAPIKey, Key: key, Clock: s.Clock}); err != nil {
-				return err
-			}
-		default:
-			n, _ := s.Registry.Network(c)
-			urls := splitList(map[cashier.Chain]string{cashier.ChainETH: s.Config.ETHRPC, cashier.ChainARB: s.Config.ARBRPC}[c])
-			dir := filepath.Join(s.Config.Data, "journal")
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return err
-			}
-			j, err := evm.OpenFileJournal(dir, uint64(n.EVMChainID), KeyAddress(c, key))
-			if err != nil {
-				return err
-			}
-			ec, err := evm.New(evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: urls, Key: key, Journal: j, Clock: s.Clock})
-			if err != nil {
-				j.Close()
-				return err
-			}
-			s.closers = append(s.closers, func() { ec.Close(); j.Close() })
-			client = ec
+		client, closeClient, err := s.sweepClient(c, key)
+		if err != nil {
+			return err
 		}
+		s.closers = append(s.closers, closeClient)
+		s.setSweepKey(c, key)
 		s.Sweepers = append(s.Sweepers, &sweep.Sweeper{Chain: c, Store: s.Store, Registry: s.Registry, Client: client,
 			MinAmount: s.Config.SweepMin, Interval: s.Config.SweepInterval, Clock: s.Clock, Log: log.With("chain", c)})
 	}
 	return nil
 }
 
-// runSweepers runs every sweeper until ctx ends, apart from detection.
-func (s *Service) runSweepers(ctx context.Context) <-chan struct{} {
-	var wg sync.WaitGroup
-	for _, sw := range s.Sweepers {
-		wg.Add(1)
-		go func() { defer wg.Done(); sw.Run(ctx) }()
+// sweepClient is a chain client sending as the sweeper key on c, with the
+// key's nonce journal for EVM networks; close releases both.
+func (s *Service) sweepClient(c cashier.Chain, key *ecdsa.PrivateKey) (cashier.ChainClient, func(), error) {
+	if c == cashier.ChainTRON {
+		cl, err := tron.New(tron.Config{URLs: splitList(s.Config.TRONAPI), APIKey: s.Config.TRONAPIKey, Key: key, Clock: s.Clock})
+		return cl, func() {}, err
 	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	return done
+	n, _ := s.Registry.Network(c)
+	urls := splitList(map[cashier.Chain]string{cashier.ChainETH: s.Config.ETHRPC, cashier.ChainARB: s.Config.ARBRPC}[c])
+	dir := filepath.Join(s.Config.Data, "journal")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, err
+	}
+	j, err := evm.OpenFileJournal(dir, uint64(n.EVMChainID), KeyAddress(c, key))
+	if err != nil {
+		return nil, nil, err
+	}
+	ec, err := evm.New(evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: urls, Key: key, Journal: j, Clock: s.Clock})
+	if err != nil {
+		j.Close()
+		return nil, nil, err
+	}
+	return ec, func() { ec.Close(); j.Close() }, nil
+}
+
+// runSweepers runs every sweeper until ctx ends, apart from detection,
+// each under its lease (ops.go).
+func (s *Service) runSweepers(ctx context.Context) <-chan struct{} {
+	return s.Ops.runSweepers(ctx)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/config"
@@ -44,19 +43,8 @@ func NewWatchers(cfg config.Config, reg *cashier.Registry, chains map[cashier.Ch
 	return out, nil
 }
 
-// runWatchers runs the chain watchers and the expirer until ctx ends; the
-// channel closes when all have stopped.
+// runWatchers runs the chain watchers and the expirer until ctx ends, each
+// under its lease (ops.go); the channel closes when all have stopped.
 func (s *Service) runWatchers(ctx context.Context) <-chan struct{} {
-	var wg sync.WaitGroup
-	for _, w := range s.Watchers {
-		wg.Add(1)
-		go func() { defer wg.Done(); w.Run(ctx) }()
-	}
-	if s.Expirer != nil {
-		wg.Add(1)
-		go func() { defer wg.Done(); s.Expirer.Run(ctx) }()
-	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	return done
+	return s.Ops.runWatchers(ctx)
 }

@@ -63,8 +63,10 @@ type Config struct {
 	CacheTTL              time.Duration // how long a cached merchant, cashier or contract is trusted
 	PprofAddr             string        // listen address of the profiling endpoint; empty: off
 	DashboardSecureCookie string
-	DatabaseURL           string // postgres://…: PostgreSQL instead of the SQLite file in Data
-	WatchNative           string // on: the chain watchers also record ETH/TRX sent to deposit addresses; off
+	DatabaseURL           string        // postgres://…: PostgreSQL instead of the SQLite file in Data
+	WatchNative           string        // on: the chain watchers also record ETH/TRX sent to deposit addresses; off
+	LeaseTTL              time.Duration // how long a lease on one-owner work lasts without renewal
+	MetricsAddr           string        // listen address of /metrics (and the health checks); empty: off
 }
 
 // Default is the configuration before flags and environment.
@@ -108,6 +110,7 @@ func Default() Config {
 		CacheTTL:              time.Second,
 		DashboardSecureCookie: "auto",
 		WatchNative:           "on",
+		LeaseTTL:              10 * time.Second,
 	}
 }
 
@@ -209,6 +212,9 @@ func (c *Config) Validate() error {
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		return fmt.Errorf("database-url must be a postgres:// or postgresql:// URL (empty: SQLite in the data directory)")
 	}
+	if c.LeaseTTL < time.Second {
+		return fmt.Errorf("lease-ttl must be at least 1s (%s)", c.LeaseTTL)
+	}
 	return nil
 }
 
@@ -299,5 +305,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_WATCH_NATIVE", "watch-native", "chain watchers also record native coin (ETH, TRX) sent to deposit addresses: on or off", str(&c.WatchNative)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
 		f("CASHIER_DATABASE_URL", "database-url", "PostgreSQL database (postgres://user:pass@host:port/db); empty: SQLite in the data directory", str(&c.DatabaseURL)),
+		f("CASHIER_LEASE_TTL", "lease-ttl", "how long an instance holds one-owner work (watchers, payouts, sweeps, expiry) without renewing; renewed every third of it", dur(&c.LeaseTTL)),
+		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
 	}
 }

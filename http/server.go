@@ -100,6 +100,12 @@ type Config struct {
 	// is refused at once with 503 and Retry-After (EOverloaded) instead of
 	// queueing behind the others. Default 64.
 	MaxInFlight int
+	// Instances, when set, returns the number of live instances sharing
+	// the rate limits; each enforces its share (ratelimit.Limiter.Share).
+	Instances func() int
+	// Observe, when set, is told of every served request: its route
+	// pattern, status and duration (metrics).
+	Observe func(route string, status int, d time.Duration)
 }
 
 // DefaultConfig returns the documented defaults.
@@ -218,6 +224,7 @@ func NewServer(cfg Config, svc *orders.Service, store cashier.Store, reg *cashie
 		routes:  map[string]*route{},
 		paths:   map[string]bool{},
 	}
+	s.limiter.Share = cfg.Instances
 	s.addRoutes()
 	return s, nil
 }
@@ -230,6 +237,7 @@ type reqInfo struct {
 	err      error            // the error answered, for logs
 	limit    ratelimit.Result // most constraining rate limit counted so far
 	held     ratelimit.Result // an overflow refusal held back until authentication (Limit > 0)
+	request  string           // X-Request-Id: the caller's, or the trace
 }
 
 type ctxKey struct{}
@@ -269,9 +277,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
-	r = r.WithContext(cashier.RefuseWhenBusy(context.WithValue(r.Context(), ctxKey{}, ri)))
+	ri.request = requestID(r, ri.trace)
+	r = r.WithContext(cashier.WithRequestID(cashier.RefuseWhenBusy(context.WithValue(r.Context(), ctxKey{}, ri)), ri.request))
 	sw := &statusWriter{ResponseWriter: w}
-	sw.Header().Set("X-Request-Id", ri.trace)
+	sw.Header().Set("X-Request-Id", ri.request)
 	setSecurityHeaders(sw.Header())
 	defer func() {
 		if v := recover(); v != nil {
@@ -284,6 +293,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.logRequest(r, ri, sw.status, time.Since(start))
+		s.observe(r, sw.status, time.Since(start))
 	}()
 
 	if !s.admit.enter(s.cfg.MaxInFlight) {

@@ -2,7 +2,10 @@
 // the minute, so every client sees the same reset instant (a Unix-seconds
 // minute boundary) and the X-RateLimit-Reset header is easy to reason about.
 //
-// Counters live in process memory: limits are per service instance. Memory
+// Counters live in process memory. Several instances behind one load
+// balancer share a limit by each enforcing its share of it (Share, the
+// number of live instances): no database round trip per request, at the
+// cost of precision when the balancer spreads one client unevenly. Memory
 // is bounded: all counters belong to the current window and are dropped when
 // the minute turns, and at most MaxKeys distinct keys are tracked within one
 // window; keys beyond that share one overflow counter per rule.
@@ -64,6 +67,11 @@ type Limiter struct {
 	clock   cashier.Clock
 	maxKeys int
 
+	// Share, when set, returns the number of instances the limits are
+	// shared among; each check then allows ceil(Limit/Share) requests
+	// here, and Remaining is reported scaled back to the whole limit.
+	Share func() int
+
 	mu     sync.Mutex
 	window time.Time // start of the window the counters belong to
 	counts map[counterKey]int
@@ -104,6 +112,10 @@ func New(clock cashier.Clock, maxKeys int) *Limiter {
 func (l *Limiter) Allow(checks ...Check) Result {
 	now := l.clock.Now()
 	start := now.Truncate(Window)
+	share := 1
+	if l.Share != nil {
+		share = max(l.Share(), 1)
+	}
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -127,11 +139,11 @@ func (l *Limiter) Allow(checks ...Check) Result {
 			k.bucket = overflowBucket
 		}
 		keys[i] = k
-		used := table[k]
-		if used >= c.Limit {
+		used, limit := table[k], (c.Limit+share-1)/share
+		if used >= limit {
 			return Result{Allowed: false, Rule: c.Rule, Limit: c.Limit, Remaining: 0, Reset: reset, Overflow: k.bucket == overflowBucket}
 		}
-		remaining := c.Limit - used - 1
+		remaining := min((limit-used-1)*share, c.Limit-1)
 		if best.Remaining < 0 || remaining < best.Remaining {
 			best = Result{Allowed: true, Rule: c.Rule, Limit: c.Limit, Remaining: remaining, Reset: reset}
 		}

@@ -133,3 +133,47 @@ func TestAuthenticatedBucketsHaveTheirOwnTable(t *testing.T) {
 		}
 	}
 }
+
+// With the limit shared among instances, each allows its share and
+// reports what is left of the whole limit; the share follows the number
+// of live instances as it changes.
+func TestSharedAmongInstances(t *testing.T) {
+	clock := cashier.NewManualClock(t0)
+	l := New(clock, 0)
+	instances := 3
+	l.Share = func() int { return instances }
+	check := Check{Rule: "key", Bucket: "m1", Limit: 10} // ceil(10/3) = 4 here
+	var remaining []int
+	for i := 0; i < 4; i++ {
+		r := l.Allow(check)
+		if !r.Allowed || r.Limit != 10 {
+			t.Fatalf("request %d of the share refused: %+v", i, r)
+		}
+		remaining = append(remaining, r.Remaining)
+	}
+	if fmt.Sprint(remaining) != "[9 6 3 0]" {
+		t.Fatalf("remaining %v, want [9 6 3 0]", remaining)
+	}
+	if r := l.Allow(check); r.Allowed {
+		t.Fatalf("5th request allowed with a share of 4: %+v", r)
+	}
+	// One instance died: the two left each take half.
+	instances = 2
+	if r := l.Allow(check); !r.Allowed || r.Remaining != 0 {
+		t.Fatalf("after the share grew to 5: %+v", r)
+	}
+	if l.Allow(check).Allowed {
+		t.Fatal("allowed beyond a share of 5")
+	}
+	// A bad count never disables or inflates the limit.
+	instances = 0
+	clock.Advance(time.Minute)
+	for i := 0; i < 10; i++ {
+		if !l.Allow(check).Allowed {
+			t.Fatalf("request %d refused with one instance", i)
+		}
+	}
+	if l.Allow(check).Allowed {
+		t.Fatal("11th request allowed with one instance")
+	}
+}

@@ -68,4 +68,8 @@ var tests = []struct {
 	{"AuditLog", testAuditLog},
 	{"ApprovalsAndAllowances", testApprovalsAndAllowances},
 	{"SignedSends", testSignedSends},
+	{"LeaseLifecycle", testLeaseLifecycle},
+	{"LeaseBadInput", testLeaseBadInput},
+	{"PruneLeases", testPruneLeases},
+	{"LeaseRaceAcrossHandles", testLeaseRaceAcrossHandles},
 }

@@ -1,0 +1,426 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/devchain"
+	"github.com/stablecashier/cashier/evm"
+	"github.com/stablecashier/cashier/sandbox"
+	"github.com/stablecashier/cashier/tron"
+)
+
+// databaseEnv is the environment that points every process of a
+// multi-instance test at its database: empty for SQLite in the shared
+// data directory, or CASHIER_DATABASE_URL from CASHIER_TEST_DATABASE_URL
+// to run the same test against a database server.
+func databaseEnv() []string {
+	if u := os.Getenv("CASHIER_TEST_DATABASE_URL"); u != "" {
+		return []string{"CASHIER_DATABASE_URL=" + u}
+	}
+	return nil
+}
+
+// instanceProc is one `cashier serve` of a multi-instance test.
+type instanceProc struct {
+	*proc
+	id, base, metrics string
+}
+
+var (
+	instanceLine = regexp.MustCompile(`"msg":"instance","instance":"([^"]+)"`)
+	metricsLine  = regexp.MustCompile(`"msg":"metrics endpoint","addr":"([^"]+)"`)
+	ownerLine    = regexp.MustCompile(`^cashier_lease_owner\{holder="([^"]+)",lease="([^"]+)"\} 1$`)
+)
+
+// leaseOwners scrapes an instance's /metrics for the holder of each
+// unexpired lease.
+func leaseOwners(addr string) (map[string]string, error) {
+	res, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	owners := map[string]string{}
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if m := ownerLine.FindStringSubmatch(sc.Text()); m != nil {
+			owners[m[2]] = m[1]
+		}
+	}
+	return owners, sc.Err()
+}
+
+// countPayouts counts the payouts in status through the CLI.
+func countPayouts(t *testing.T, data string, dbEnv []string, status string) (l struct{ Total int }) {
+	t.Helper()
+	cmd := exec.Command(binary, "payout", "list", "--data", data, "--status", status)
+	cmd.Env = append(os.Environ(), dbEnv...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out, &l); err != nil {
+		t.Fatalf("payout list: %v", err)
+	}
+	return l
+}
+
+// TestInstancesTakeOverWork runs three `cashier serve` instances on one
+// database, with the sandbox's chains in another process. While payments
+// to collection orders are being detected and approved payouts execute, the
+// instance holding the leases is killed with SIGKILL. The others take its
+// leases over within seconds, and in the end every order is credited once,
+// every payout paid exactly once on chain, and every webhook arrived.
+func TestInstancesTakeOverWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary's sandbox and three instances")
+	}
+	ctx := context.Background()
+	data := t.TempDir()
+	dbEnv := databaseEnv()
+	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
+	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
+
+	// Webhook receiver, verifying signatures: SUCCESS events by order.
+	var hookMu sync.Mutex
+	var hookKey string
+	success := map[string]map[string]string{"payment": {}, "payout": {}} // type → orderNo → amount field
+	hookSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hookMu.Lock()
+		defer hookMu.Unlock()
+		ev, _, err := client.VerifyWebhook(r, hookKey)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+		if ev.Status == "SUCCESS" && success[ev.Type] != nil {
+			amount, _ := ev.Fields["paidAmount"].(string)
+			if ev.Type == "payout" {
+				amount, _ = ev.Fields["amount"].(string)
+			}
+			success[ev.Type][ev.OrderNo] = amount
+		}
+	})}
+	hookLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hookSrv.Serve(hookLn)
+	defer hookSrv.Close()
+
+	// One service run provisions the demo merchant, its contracts and the
+	// service's keys into the database, then stops.
+	prov := start(t, dbEnv, "sandbox", "--only", "service", "--data", data, "--free-ports",
+		"--webhook-url", "http://"+hookLn.Addr().String()+"/hook")
+	waitFor(t, "provisioning", time.Minute, func() bool { return strings.Contains(prov.stderr.String(), "sandbox ready at") })
+	prov.stop(t)
+	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookMu.Lock()
+	hookKey = info.WebhookKey
+	hookMu.Unlock()
+
+	reg := map[string]any{}
+	var networks, tokens []map[string]any
+	for _, c := range []string{"ETH", "ARB", "TRON"} {
+		n := info.Networks[c]
+		nw := map[string]any{"chainId": c, "rpcUrl": n.RPCURL, "confirmations": 1, "create2Prefix": n.Create2Prefix}
+		if c != "TRON" {
+			nw["evmChainId"] = n.ChainID
+		}
+		networks = append(networks, nw)
+		for sym, addr := range n.Tokens {
+			tokens = append(tokens, map[string]any{"chainId": c, "symbol": sym, "contractAddress": addr})
+		}
+	}
+	reg["networks"], reg["tokens"] = networks, tokens
+	regPath := filepath.Join(data, "registry.json")
+	b, _ := json.Marshal(reg)
+	if err := os.WriteFile(regPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	env := append([]string{"CASHIER_MODE=sandbox", "CASHIER_REGISTRY=" + regPath,
+		"CASHIER_ETH_RPC=" + info.Networks["ETH"].RPCURL, "CASHIER_TRON_API=" + info.Networks["TRON"].RPCURL,
+		"CASHIER_LEASE_TTL=3s", "CASHIER_PAYOUT_BATCH_SIZE=4", "CASHIER_PAYOUT_WINDOW=300ms",
+		"CASHIER_METRICS_ADDR=127.0.0.1:0", "CASHIER_LOG_LEVEL=info"}, dbEnv...)
+	var insts []*instanceProc
+	for i := 0; i < 3; i++ {
+		p := &instanceProc{proc: start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")}
+		waitFor(t, "serve", time.Minute, func() bool {
+			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
+			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
+			p.base = s
+			im, mm := instanceLine.FindStringSubmatch(p.stderr.String()), metricsLine.FindStringSubmatch(p.stderr.String())
+			if im != nil && mm != nil {
+				p.id, p.metrics = im[1], mm[1]
+			}
+			return ok && p.id != "" && p.metrics != ""
+		})
+		insts = append(insts, p)
+	}
+	// Every one-owner lease is held, by one of the three.
+	wanted := []string{"watch/ETH", "watch/TRON", "payouts/ETH", "payouts/TRON", "expiry"}
+	var owners map[string]string
+	waitFor(t, "the leases taken", 30*time.Second, func() bool {
+		owners, _ = leaseOwners(insts[0].metrics)
+		for _, l := range wanted {
+			if owners[l] == "" {
+				return false
+			}
+		}
+		return true
+	})
+	t.Logf("lease owners at start: %v", owners)
+
+	// Requests go to the instances in turn, as through a load balancer.
+	sdks := make([]*client.Client, len(insts))
+	for i, p := range insts {
+		sdks[i] = client.New(p.base, info.APIKey, info.SecretKey)
+	}
+	next := 0
+	sdk := func() *client.Client { next++; return sdks[next%len(sdks)] }
+
+	// Collection orders on ETH and TRON, half paid before the kill.
+	type order struct{ no, amount string }
+	var orders []order
+	for _, c := range []string{"ETH", "TRON"} {
+		for i := 0; i < 6; i++ {
+			o := order{no: fmt.Sprintf("MI-%s-%d", c, i), amount: fmt.Sprintf("%d.%02d", 2+mrand.IntN(20), mrand.IntN(100))}
+			if _, err := sdk().CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: o.no,
+				Amount: o.amount, Symbol: "USDT", ChainID: c}); err != nil {
+				t.Fatalf("create %s: %v", o.no, err)
+			}
+			orders = append(orders, o)
+		}
+	}
+	pay := func(o order) {
+		t.Helper()
+		cmd := exec.Command(binary, "sandbox", "pay", "--data", data, "--order", o.no)
+		cmd.Env = append(os.Environ(), dbEnv...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("pay %s: %v\n%s", o.no, err, out)
+		}
+	}
+
+	for _, o := range orders[:3] {
+		pay(o)
+	}
+	for _, o := range orders[6:9] {
+		pay(o)
+	}
+
+	// Payouts on ETH and TRON, approved where the policy holds them, so
+	// they execute at once.
+	type payout struct {
+		chain         cashier.Chain
+		id, to, no    string
+		amount        *big.Int
+		amountText    string
+		contractStart *big.Int
+	}
+	readers := map[cashier.Chain]cashier.ChainClient{}
+	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ethc.Close()
+	readers[cashier.ChainETH] = ethc
+	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
+		t.Fatal(err)
+	}
+	balance := func(c cashier.Chain, owner string) *big.Int {
+		t.Helper()
+		b, err := readers[c].TokenBalance(ctx, info.Networks[string(c)].Tokens["USDT"], owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	before := map[cashier.Chain]*big.Int{}
+	var payouts []payout
+	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
+		before[c] = balance(c, info.Networks[string(c)].PayoutContract)
+		for i := 0; i < map[cashier.Chain]int{cashier.ChainETH: 32, cashier.ChainTRON: 16}[c]; i++ {
+			var a [20]byte
+			rand.Read(a[:])
+			to := common.BytesToAddress(a[:]).Hex()
+			if c == cashier.ChainTRON {
+				to = tron.AddressFromEVM(common.BytesToAddress(a[:])).String()
+			}
+			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
+			no := fmt.Sprintf("MIP-%s-%d", c, i)
+			r, err := sdk().CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
+			if err != nil {
+				t.Fatalf("create %s: %v", no, err)
+			}
+			v, _ := cashier.ParseAmount(amt, 6)
+			payouts = append(payouts, payout{chain: c, id: r.OrderID, to: to, no: no, amount: v, amountText: amt})
+		}
+	}
+	args := append([]string{"payout", "approve", "--data", data}, func() []string {
+		var ids []string
+		for _, p := range payouts {
+			ids = append(ids, "--id", p.id)
+		}
+		return ids
+	}()...)
+	approve := exec.Command(binary, args...)
+	approve.Env = append(os.Environ(), dbEnv...)
+	if out, err := approve.CombinedOutput(); err != nil {
+		t.Fatalf("approve: %v\n%s", err, out)
+	}
+
+	// Kill the instance holding the payout executor of ETH (and whatever
+	// else it holds) while batches are in flight.
+	waitFor(t, "payouts executing", time.Minute, func() bool { return countPayouts(t, data, dbEnv, "PROCESSING").Total > 0 })
+	time.Sleep(time.Duration(mrand.IntN(200)) * time.Millisecond)
+	owners, err = leaseOwners(insts[0].metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := -1
+	for i, p := range insts {
+		if p.id == owners["payouts/ETH"] {
+			victim = i
+		}
+	}
+	if victim < 0 {
+		t.Fatalf("payouts/ETH held by %q, none of the instances", owners["payouts/ETH"])
+	}
+	var held []string
+	for l, h := range owners {
+		if h == insts[victim].id {
+			held = append(held, l)
+		}
+	}
+	insts[victim].cmd.Process.Signal(syscall.SIGKILL)
+	<-insts[victim].done
+	insts[victim].done <- nil
+	killedAt := time.Now()
+	// Without its lock file the survivors cannot tell it exited (as with
+	// instances on other hosts sharing a database server): its leases
+	// must run out first.
+	if err := os.Remove(filepath.Join(data, "instances", insts[victim].id+".lock")); err != nil {
+		t.Fatalf("the instance's lock file: %v", err)
+	}
+	done := countPayouts(t, data, dbEnv, "SUCCESS").Total
+	inFlight := len(payouts) - done
+	survivors := append(append([]*instanceProc{}, insts[:victim]...), insts[victim+1:]...)
+	t.Logf("killed %s holding %v, %d of %d payouts not yet SUCCESS", insts[victim].id, held, inFlight, len(payouts))
+	if inFlight == 0 {
+		t.Error("every payout was done before the kill: nothing was in flight")
+	}
+
+	// Its leases pass to the survivors within seconds (TTL 3 s).
+	waitFor(t, "the leases taken over", 30*time.Second, func() bool {
+		o, err := leaseOwners(survivors[0].metrics)
+		if err != nil {
+			return false
+		}
+		for _, l := range held {
+			if h := o[l]; h == "" || h == insts[victim].id {
+				return false
+			}
+		}
+		owners = o
+		return true
+	})
+	took := time.Since(killedAt)
+	t.Logf("leases taken over after %s: %v", took.Round(100*time.Millisecond), owners)
+	// 3 s to expire, attempts every second; the rest is slack for a
+	// loaded machine.
+	if took > 15*time.Second {
+		t.Errorf("takeover took %s with a 3 s lease", took)
+	}
+	sdks = []*client.Client{client.New(survivors[0].base, info.APIKey, info.SecretKey), client.New(survivors[1].base, info.APIKey, info.SecretKey)}
+
+	// The rest of the customers pay now.
+	for _, o := range append(append([]order{}, orders[3:6]...), orders[9:]...) {
+		pay(o)
+	}
+
+	// Everything completes.
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		l := countPayouts(t, data, dbEnv, "SUCCESS")
+		paid := 0
+		for _, o := range orders {
+			d, err := sdk().CollectionDetail(ctx, o.no)
+			if err == nil && d.Status == "SUCCESS" {
+				paid++
+			}
+		}
+		hookMu.Lock()
+		hooks := len(success["payment"]) + len(success["payout"])
+		hookMu.Unlock()
+		if l.Total == len(payouts) && paid == len(orders) && hooks == len(payouts)+len(orders) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the kill: %d of %d payouts SUCCESS, %d of %d orders SUCCESS, %d of %d SUCCESS webhooks",
+				l.Total, len(payouts), paid, len(orders), hooks, len(payouts)+len(orders))
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+
+	// Each order credited once, with its webhook.
+	for _, o := range orders {
+		d, err := sdk().CollectionDetail(ctx, o.no)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.PaidAmount != o.amount || len(d.Payments) != 1 || d.Payments[0].Status != "CONFIRMED" || d.Payments[0].Effect != "CREDITED" {
+			t.Errorf("%s: paid %s of %s, payments %+v", o.no, d.PaidAmount, o.amount, d.Payments)
+		}
+		if got := success["payment"][o.no]; got != o.amount {
+			t.Errorf("%s: SUCCESS webhook paidAmount %q, want %s", o.no, got, o.amount)
+		}
+	}
+	// Each payout paid exactly once on chain, with its webhook; each
+	// contract paid exactly the amounts and fees.
+	fee := big.NewInt(1_000_000) // the registry's withdrawFee: 1 token per order
+	spent := map[cashier.Chain]*big.Int{cashier.ChainETH: new(big.Int), cashier.ChainTRON: new(big.Int)}
+	for _, p := range payouts {
+		if got := balance(p.chain, p.to); got.Cmp(p.amount) != 0 {
+			t.Errorf("%s recipient of %s holds %s base units, want %s", p.chain, p.no, got, p.amount)
+		}
+		spent[p.chain].Add(spent[p.chain], p.amount)
+		spent[p.chain].Add(spent[p.chain], fee)
+		if _, ok := success["payout"][p.no]; !ok {
+			t.Errorf("%s: no SUCCESS webhook", p.no)
+		}
+	}
+	for c, want := range spent {
+		if got := new(big.Int).Sub(before[c], balance(c, info.Networks[string(c)].PayoutContract)); got.Cmp(want) != 0 {
+			t.Errorf("%s contract paid %s base units, want amounts plus fees %s", c, got, want)
+		}
+	}
+	for _, p := range survivors {
+		p.stop(t)
+	}
+}

@@ -1,0 +1,54 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/stablecashier/cashier"
+)
+
+var _ cashier.OpsStatsReader = (*DB)(nil)
+
+// OpsStats implements cashier.OpsStatsReader. Each count walks an index
+// (status or state first), so a scrape costs a few index scans.
+func (db *DB) OpsStats(ctx context.Context) (cashier.OpsStats, error) {
+	s := cashier.OpsStats{Collections: map[string]int{}, Payouts: map[string]int{}, Events: map[string]int{},
+		Attempts: map[string]int{}, Queued: map[cashier.Chain]int{}, Execs: map[string]int{}}
+	for _, q := range []struct {
+		sql string
+		put func(k string, n int)
+	}{
+		{`SELECT status, count(*) FROM collection_orders GROUP BY status`, func(k string, n int) { s.Collections[k] = n }},
+		{`SELECT status, count(*) FROM payout_orders GROUP BY status`, func(k string, n int) { s.Payouts[k] = n }},
+		{`SELECT state, count(*) FROM events GROUP BY state`, func(k string, n int) { s.Events[k] = n }},
+		{`SELECT CASE WHEN error = '' THEN 'ok' ELSE 'error' END AS outcome, count(*) FROM delivery_attempts
+			GROUP BY CASE WHEN error = '' THEN 'ok' ELSE 'error' END`, func(k string, n int) { s.Attempts[k] = n }},
+		{`SELECT chain, count(*) FROM payout_orders
+			WHERE (status = 'PENDING' AND needs_review = 0 OR status = 'PROCESSING') AND exec_id = '' GROUP BY chain`,
+			func(k string, n int) { s.Queued[cashier.Chain(k)] = n }},
+		{`SELECT chain || '/' || state, count(*) FROM payout_execs WHERE state IN ('created', 'sending', 'sent')
+			GROUP BY chain, state`, func(k string, n int) { s.Execs[k] = n }},
+	} {
+		rows, err := db.read.QueryContext(ctx, q.sql)
+		if err != nil {
+			return s, fmt.Errorf("sqlite: ops stats: %w", err)
+		}
+		for rows.Next() {
+			var k string
+			var n int
+			if err := rows.Scan(&k, &n); err != nil {
+				rows.Close()
+				return s, err
+			}
+			q.put(k, n)
+		}
+		err = rows.Close()
+		if err == nil {
+			err = rows.Err()
+		}
+		if err != nil {
+			return s, fmt.Errorf("sqlite: ops stats: %w", err)
+		}
+	}
+	return s, nil
+}
