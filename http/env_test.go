@@ -124,7 +124,7 @@ func newEnv(t testing.TB, configure func(*Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cashier.db"), sqlite.Options{Sealer: sealer, WriteQueue: envWriteQueue})
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cashier.db"), sqlite.Options{Sealer: sealer, WriteQueue: envWriteQueue, MaxWriteWait: envWriteWait})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -191,6 +191,11 @@ type server struct {
 	log     *slog.Logger
 	limiter *ratelimit.Limiter
 	admit   admission
+	// writes is the store's write load when it bounds the wait of its
+	// writes; POST requests are refused up front when it is busy.
+	writes      cashier.WriteLoad
+	errInFlight error
+	refusals    refusalLog
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -218,6 +223,8 @@ func NewServer(cfg Config, svc *orders.Service, store cashier.Store, reg *cashie
 		routes:  map[string]*route{},
 		paths:   map[string]bool{},
 	}
+	s.writes, _ = store.(cashier.WriteLoad)
+	s.errInFlight = cashier.Errorf(cashier.EOverloaded, "the service is busy: %d requests are in progress; retry shortly", cfg.MaxInFlight)
 	s.addRoutes()
 	return s, nil
 }
@@ -267,6 +274,17 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // ServeHTTP assigns the trace id, applies the rate limits, dispatches, and
 // turns panics into 000101 responses.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Overload is refused first, before the body is read and without a
+	// log line of its own (admission.go).
+	if !s.admit.enter(s.cfg.MaxInFlight) {
+		s.refuse(w, r, s.errInFlight)
+		return
+	}
+	defer s.admit.leave()
+	if r.Method == http.MethodPost && s.writes != nil && s.writes.WritesBusy() {
+		s.refuse(w, r, errWritesBusy)
+		return
+	}
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	r = r.WithContext(cashier.RefuseWhenBusy(context.WithValue(r.Context(), ctxKey{}, ri)))
@@ -285,12 +303,6 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logRequest(r, ri, sw.status, time.Since(start))
 	}()
-
-	if !s.admit.enter(s.cfg.MaxInFlight) {
-		s.error(sw, r, cashier.Errorf(cashier.EOverloaded, "the service is busy: %d requests are in progress; retry shortly", s.cfg.MaxInFlight))
-		return
-	}
-	defer s.admit.leave()
 
 	_, pattern := s.mux.Handler(r)
 	rt := s.routes[pattern]

@@ -38,6 +38,11 @@ type Options struct {
 	// the TTL bounds how long a write by another process goes unseen.
 	// Zero means the default, 1 s; negative turns the cache off.
 	CacheTTL time.Duration
+	// MaxWriteWait bounds the wait a write marked cashier.RefuseWhenBusy
+	// may expect before its work starts (writewait.go): beyond it the
+	// write fails at once with EOverloaded. Zero means the default, 5 ms;
+	// negative leaves only the WriteQueue bound.
+	MaxWriteWait time.Duration
 }
 
 // DB is the SQLite implementation of cashier.Store. It is safe for
@@ -76,6 +81,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 256
+	}
+	if opts.MaxWriteWait == 0 {
+		opts.MaxWriteWait = DefaultMaxWriteWait
 	}
 	if opts.CacheTTL == 0 {
 		opts.CacheTTL = time.Second
@@ -122,6 +130,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, err
 	}
 	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate, db.prep)
+	db.writer.maxWait = opts.MaxWriteWait
 	db.reader = reader{q: read, snap: read, sealer: opts.Sealer}
 	return db, nil
 }
