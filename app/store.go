@@ -15,7 +15,7 @@ import (
 )
 
 // cacheTTL maps the setting (0: off) onto sqlite.Options (negative: off);
-// the write-wait setting maps the same way.
+// the max-wait setting maps the same way.
 func cacheTTL(d time.Duration) time.Duration {
 	if d == 0 {
 		return -1
@@ -51,5 +51,5 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlite.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL), MaxWriteWait: cacheTTL(cfg.WriteWait)})
+	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL), MaxWriteWait: cacheTTL(cfg.MaxWait)})
 }

@@ -63,7 +63,7 @@ type Config struct {
 	CacheTTL              time.Duration // how long a cached merchant, cashier or contract is trusted
 	PprofAddr             string        // listen address of the profiling endpoint; empty: off
 	DashboardSecureCookie string
-	WriteWait             time.Duration // expected wait for the database writer beyond which API writes get 503; 0: off
+	MaxWait               time.Duration // queueing an accepted API request may meet (writer wait, in-flight limit); 0: fixed bounds only
 }
 
 // Default is the configuration before flags and environment.
@@ -106,7 +106,7 @@ func Default() Config {
 		WriteQueue:            1024,
 		CacheTTL:              time.Second,
 		DashboardSecureCookie: "auto",
-		WriteWait:             5 * time.Millisecond,
+		MaxWait:               5 * time.Millisecond,
 	}
 }
 
@@ -199,8 +199,8 @@ func (c *Config) Validate() error {
 	if c.MaxInFlight < 1 || c.WriteQueue < 1 {
 		return fmt.Errorf("max-inflight and write-queue must be positive")
 	}
-	if c.WriteWait < 0 {
-		return fmt.Errorf("write-wait must not be negative (0 turns it off)")
+	if c.MaxWait < 0 {
+		return fmt.Errorf("max-wait must not be negative (0 turns it off)")
 	}
 	if c.CacheTTL < 0 {
 		return fmt.Errorf("cache-ttl must not be negative (0 turns the cache off)")
@@ -293,6 +293,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
-		f("CASHIER_WRITE_WAIT", "write-wait", "expected wait for the database writer beyond which API writes get 503 with Retry-After (0: only write-queue bounds it)", dur(&c.WriteWait)),
+		f("CASHIER_MAX_WAIT", "max-wait", "queueing an accepted API request may meet: writes expecting a longer wait for the database get 503, and the requests handled at once are cut below max-inflight while they take longer than this above the fastest (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
 	}
 }

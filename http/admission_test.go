@@ -266,3 +266,74 @@ func TestOverloadRefusesExcessByWait(t *testing.T) {
 		t.Fatalf("%d orders stored, want %d", c, 1+len(stored))
 	}
 }
+
+// The in-flight limit follows the queueing it causes: it shrinks while
+// write requests take more than MaxWait above the fastest (never below the
+// floor), grows back only while requests are refused for it (never above
+// the bound), and a slowness that lasts (a slow disk) becomes the new
+// fastest within 10 s instead of holding the limit down.
+func TestAdmissionLimitAdapts(t *testing.T) {
+	const bound, maxWait = 64, 5 * time.Millisecond
+	var a admission
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	interval := func(d time.Duration, refused bool) int64 {
+		a.observe(d, now, bound, maxWait)
+		now = now.Add(admitInterval)
+		a.refused.Store(refused)
+		a.observe(d, now, bound, maxWait)
+		return a.limit.Load()
+	}
+	if got := interval(time.Millisecond, true); got != bound {
+		t.Fatalf("unloaded: limit %d, want %d", got, bound)
+	}
+	prev := int64(bound)
+	for i := 0; i < 30; i++ {
+		got := interval(20*time.Millisecond, true)
+		if got > prev || got < admitFloor || (prev > admitFloor && got == prev) {
+			t.Fatalf("queueing, interval %d: limit %d after %d", i, got, prev)
+		}
+		prev = got
+	}
+	if prev != admitFloor {
+		t.Fatalf("limit %d after 3 s of queueing, want the floor %d", prev, admitFloor)
+	}
+	if got := interval(2*time.Millisecond, false); got != admitFloor {
+		t.Fatalf("no queueing, nothing refused: limit %d, want it kept at %d", got, admitFloor)
+	}
+	for i := 0; i < 60; i++ {
+		got := interval(2*time.Millisecond, true)
+		if got < prev || got > bound || (prev < bound && got == prev) {
+			t.Fatalf("no queueing, refusing, interval %d: limit %d after %d", i, got, prev)
+		}
+		prev = got
+	}
+	if prev != bound {
+		t.Fatalf("limit %d after 6 s without queueing, want the bound %d", prev, bound)
+	}
+	// Every request now takes 30 ms: at first a queue, then the new norm.
+	for i := 0; i < 110; i++ {
+		prev = interval(30*time.Millisecond, true)
+	}
+	if prev != bound {
+		t.Fatalf("limit %d after 11 s at a steady 30 ms, want the bound %d", prev, bound)
+	}
+
+	// enter refuses beyond the current limit and notes it.
+	a.limit.Store(admitFloor)
+	a.refused.Store(false)
+	for i := 0; i < admitFloor; i++ {
+		if !a.enter(bound) {
+			t.Fatalf("request %d refused under the limit", i)
+		}
+	}
+	if a.enter(bound) || !a.refused.Load() {
+		t.Fatal("request beyond the limit admitted, or its refusal not noted")
+	}
+	// A bound below the floor is the limit.
+	var b admission
+	b.observe(time.Millisecond, now, 2, maxWait)
+	b.observe(50*time.Millisecond, now.Add(admitInterval), 2, maxWait)
+	if got := b.limit.Load(); got != 2 {
+		t.Fatalf("bound 2: limit %d", got)
+	}
+}

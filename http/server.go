@@ -100,6 +100,11 @@ type Config struct {
 	// is refused at once with 503 and Retry-After (EOverloaded) instead of
 	// queueing behind the others. Default 64.
 	MaxInFlight int
+	// MaxWait is the queueing an accepted request may meet: below
+	// MaxInFlight the limit adapts so that the mean time in service of
+	// write requests stays within MaxWait of the fastest (admission.go).
+	// Default 5 ms; negative keeps the limit at MaxInFlight.
+	MaxWait time.Duration
 }
 
 // DefaultConfig returns the documented defaults.
@@ -114,6 +119,7 @@ func DefaultConfig() Config {
 		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys, IPv6Prefix: 64},
 		ErrorStatus:   StatusHTTP,
 		MaxInFlight:   64,
+		MaxWait:       5 * time.Millisecond,
 	}
 }
 
@@ -156,6 +162,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxInFlight <= 0 {
 		c.MaxInFlight = d.MaxInFlight
+	}
+	if c.MaxWait == 0 {
+		c.MaxWait = d.MaxWait
 	}
 	fill := func(v *int, def int) {
 		switch {
@@ -302,6 +311,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.logRequest(r, ri, sw.status, time.Since(start))
+		if r.Method == http.MethodPost && ri.err == nil {
+			s.admit.observe(time.Since(start), time.Now(), s.cfg.MaxInFlight, s.cfg.MaxWait)
+		}
 	}()
 
 	_, pattern := s.mux.Handler(r)
