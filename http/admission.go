@@ -106,6 +106,10 @@ func (a *admission) observe(d time.Duration, now time.Time, bound int, maxWait t
 	a.winStart, a.sum, a.count = now, 0, 0
 }
 
+// errInFlight refuses a request beyond the in-flight limit (which may be
+// below MaxInFlight, so the message names no number).
+var errInFlight = cashier.Errorf(cashier.EOverloaded, "the service is busy: it is handling all the requests it admits; retry shortly")
+
 // errWritesBusy refuses a write request up front when the store's writer
 // is further behind than it admits (sqlite's Options.MaxWriteWait). Built
 // once: under overload it is answered thousands of times a second.

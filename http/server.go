@@ -202,9 +202,8 @@ type server struct {
 	admit   admission
 	// writes is the store's write load when it bounds the wait of its
 	// writes; POST requests are refused up front when it is busy.
-	writes      cashier.WriteLoad
-	errInFlight error
-	refusals    refusalLog
+	writes   cashier.WriteLoad
+	refusals refusalLog
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -233,7 +232,6 @@ func NewServer(cfg Config, svc *orders.Service, store cashier.Store, reg *cashie
 		paths:   map[string]bool{},
 	}
 	s.writes, _ = store.(cashier.WriteLoad)
-	s.errInFlight = cashier.Errorf(cashier.EOverloaded, "the service is busy: %d requests are in progress; retry shortly", cfg.MaxInFlight)
 	s.addRoutes()
 	return s, nil
 }
@@ -286,7 +284,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Overload is refused first, before the body is read and without a
 	// log line of its own (admission.go).
 	if !s.admit.enter(s.cfg.MaxInFlight) {
-		s.refuse(w, r, s.errInFlight)
+		s.refuse(w, r, errInFlight)
 		return
 	}
 	defer s.admit.leave()
