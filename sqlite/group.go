@@ -113,7 +113,7 @@ func (w *groupWriter) enqueue(ctx context.Context, r *writeReq) error {
 	if w.closed {
 		return ErrClosed
 	}
-	if r.api && w.maxWait > 0 && w.wait.expected(len(w.queue)) > w.maxWait {
+	if r.api && w.waitTooLong() {
 		return errWaitTooLong
 	}
 	select {

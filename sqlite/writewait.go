@@ -23,6 +23,12 @@ import (
 // would refuse a lone write on a slow disk, where refusing shortens
 // nothing).
 
+// minWrites writes ahead are always admitted, whatever the estimate: when
+// the whole machine is starved of CPU every write looks slow, and refusing
+// all but a few would starve group commit of company and collapse the
+// throughput without shortening anyone's wait.
+const minWrites = 16
+
 // DefaultMaxWriteWait is the default of Options.MaxWriteWait.
 const DefaultMaxWriteWait = 5 * time.Millisecond
 
@@ -70,9 +76,14 @@ func (db *DB) WriteWait() time.Duration { return db.writer.wait.expected(len(db.
 // WritesBusy reports whether a write marked cashier.RefuseWhenBusy would
 // be refused now for the wait it would face. The HTTP API asks before it
 // reads a request's body, so that the excess of an overload costs little.
-func (db *DB) WritesBusy() bool {
-	w := db.writer
-	return w.maxWait > 0 && w.wait.expected(len(w.queue)) > w.maxWait
+func (db *DB) WritesBusy() bool { return db.writer.waitTooLong() }
+
+func (w *groupWriter) waitTooLong() bool {
+	if w.maxWait <= 0 {
+		return false
+	}
+	queued := len(w.queue)
+	return queued+int(w.wait.remaining.Load()) >= minWrites && w.wait.expected(queued) > w.maxWait
 }
 
 var _ cashier.WriteLoad = (*DB)(nil)

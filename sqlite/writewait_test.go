@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -25,9 +27,10 @@ func openWaitBound(t *testing.T, maxWait time.Duration) *DB {
 
 // An API write (context marked RefuseWhenBusy) is refused at once when the
 // writes ahead of it imply a wait beyond MaxWriteWait, however short the
-// queue; background writes wait instead; once the writer has caught up the
-// same API write goes through. The per-write cost is set by hand (an hour)
-// so that the test does not depend on this machine's speed.
+// queue (16 of 1024 here), but never while fewer than minWrites are ahead;
+// background writes wait instead; once the writer has caught up the same
+// API write goes through. The per-write cost is set by hand (an hour) so
+// that the test does not depend on this machine's speed.
 func TestWriteWaitBound(t *testing.T) {
 	db := openWaitBound(t, 90*time.Minute)
 	db.writer.wait.perWrite.Store(int64(time.Hour))
@@ -35,37 +38,40 @@ func TestWriteWaitBound(t *testing.T) {
 		t.Fatal("busy with nothing queued")
 	}
 	release := holdWriter(t, db)
-	// One write running: an hour expected, under the bound.
-	if db.WritesBusy() {
-		t.Fatalf("busy with one write running (expected wait %v)", db.WriteWait())
+	var results []chan error
+	write := func(ctx context.Context, id string) {
+		ch := make(chan error, 1)
+		results = append(results, ch)
+		go func() {
+			ch <- db.Update(ctx, func(tx cashier.Tx) error {
+				return tx.CreateCollection(ctx, collection(id, "m1", id, t0))
+			})
+		}()
 	}
-	queued := make(chan error, 1)
-	go func() {
-		queued <- db.Update(ctx, func(tx cashier.Tx) error {
-			return tx.CreateCollection(ctx, collection("co_background", "m1", "B-1", t0))
-		})
-	}()
-	waitQueued(t, db, 1)
-	// Two hours ahead: refused, although the queue holds 1 of 1024.
+	// 1 running + 14 queued: 15 hours expected, but under minWrites.
+	for i := 0; i < minWrites-2; i++ {
+		write(ctx, fmt.Sprintf("co_bg%d", i))
+	}
+	waitQueued(t, db, minWrites-2)
+	if db.WritesBusy() {
+		t.Fatalf("busy with %d writes ahead (expected wait %v)", minWrites-1, db.WriteWait())
+	}
+	write(cashier.RefuseWhenBusy(ctx), "co_admitted") // queues: 16 ahead now
+	waitQueued(t, db, minWrites-1)
 	if !db.WritesBusy() {
-		t.Fatalf("not busy with one running and one queued (expected wait %v)", db.WriteWait())
+		t.Fatalf("not busy with %d writes ahead (expected wait %v)", minWrites, db.WriteWait())
 	}
 	err := db.Update(cashier.RefuseWhenBusy(ctx), func(tx cashier.Tx) error {
 		return tx.CreateCollection(ctx, collection("co_refused", "m1", "R-1", t0))
 	})
 	wantCode(t, err, cashier.EOverloaded)
-	if len(db.writer.queue) != 1 {
-		t.Fatalf("%d writes queued after the refusal, want 1", len(db.writer.queue))
+	if n := len(db.writer.queue); n != minWrites-1 {
+		t.Fatalf("%d writes queued after the refusal, want %d", n, minWrites-1)
 	}
-	background := make(chan error, 1)
-	go func() { // not marked: waits its turn
-		background <- db.Update(ctx, func(tx cashier.Tx) error {
-			return tx.CreateCollection(ctx, collection("co_waited", "m1", "W-1", t0))
-		})
-	}()
-	waitQueued(t, db, 2)
+	write(ctx, "co_waited") // not marked: waits its turn
+	waitQueued(t, db, minWrites)
 	release()
-	for _, ch := range []chan error{queued, background} {
+	for _, ch := range results {
 		if err := <-ch; err != nil {
 			t.Fatal(err)
 		}
@@ -79,9 +85,9 @@ func TestWriteWaitBound(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for id, want := range map[string]bool{"co_background": true, "co_waited": true, "co_refused": true} {
-		if _, err := db.Collection(ctx, id); (err == nil) != want {
-			t.Fatalf("%s stored=%v, want %v (%v)", id, err == nil, want, err)
+	for _, id := range []string{"co_bg0", "co_admitted", "co_waited", "co_refused"} {
+		if _, err := db.Collection(ctx, id); err != nil {
+			t.Fatalf("%s not stored: %v", id, err)
 		}
 	}
 }
@@ -91,20 +97,22 @@ func TestWriteWaitBoundOff(t *testing.T) {
 	db := openWaitBound(t, -1)
 	db.writer.wait.perWrite.Store(int64(time.Hour))
 	release := holdWriter(t, db)
-	done := make(chan error, 2)
-	for _, id := range []string{"co_a", "co_b"} {
+	const n = 2 * minWrites
+	done := make(chan error, n)
+	for i := 0; i < n; i++ {
 		go func() {
+			id := fmt.Sprintf("co_%d", i)
 			done <- db.Update(cashier.RefuseWhenBusy(ctx), func(tx cashier.Tx) error {
 				return tx.CreateCollection(ctx, collection(id, "m1", id, t0))
 			})
 		}()
 	}
-	waitQueued(t, db, 2)
+	waitQueued(t, db, n)
 	if db.WritesBusy() {
 		t.Fatal("busy although the bound is off")
 	}
 	release()
-	for i := 0; i < 2; i++ {
+	for i := 0; i < n; i++ {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}

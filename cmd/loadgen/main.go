@@ -107,6 +107,7 @@ func run(args []string, out io.Writer) error {
 		mu      sync.Mutex
 		created []time.Duration
 		refused []time.Duration
+		reasons = map[string]int{}
 		errs    = map[string]int{}
 		wg      sync.WaitGroup
 	)
@@ -139,6 +140,10 @@ func run(args []string, out io.Writer) error {
 				created = append(created, lat)
 			case client.IsCode(err, "000503"):
 				refused = append(refused, lat)
+				var ce *client.Error
+				if errors.As(err, &ce) {
+					reasons[ce.Message]++
+				}
 			default:
 				msg := err.Error()
 				if len(msg) > 120 {
@@ -161,6 +166,9 @@ func run(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "created %d (%.0f/s): p50 %s  p99 %s  max %s\n", len(created), float64(len(created))/elapsed.Seconds(),
 		pct(created, 0.50), pct(created, 0.99), pct(created, 1))
 	fmt.Fprintf(out, "refused with 503: %d: p50 %s  p99 %s\n", len(refused), pct(refused, 0.50), pct(refused, 0.99))
+	for msg, n := range reasons {
+		fmt.Fprintf(out, "  %d × %s\n", n, msg)
+	}
 	// The generator must not be the bottleneck: a sender behind its
 	// schedule, or a process near the cores it may use, inflates every
 	// latency above (run it on its own core: taskset -c 0 loadgen …).
