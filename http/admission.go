@@ -42,7 +42,7 @@ type admission struct {
 const (
 	admitInterval = 100 * time.Millisecond
 	admitBaseSpan = 5 * time.Second // the fastest request is forgotten after 5–10 s
-	admitFloor    = 8               // never fewer in progress: group commit needs company
+	admitFloor    = 16              // never fewer in progress: group commit needs company
 )
 
 func (a *admission) enter(bound int) bool {
