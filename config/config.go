@@ -293,6 +293,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
-		f("CASHIER_MAX_WAIT", "max-wait", "queueing an accepted API request may meet: writes expecting a longer wait for the database get 503, and the requests handled at once are cut below max-inflight while they take longer than this above the fastest (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
+		f("CASHIER_MAX_WAIT", "max-wait", "queueing an accepted API request may meet: writes expecting a longer wait for the database get 503, the requests handled at once are cut below max-inflight while they take longer than this above the fastest, and requests are refused while goroutines wait longer than this for a CPU (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
 	}
 }

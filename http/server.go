@@ -204,6 +204,7 @@ type server struct {
 	// writes; POST requests are refused up front when it is busy.
 	writes   cashier.WriteLoad
 	refusals refusalLog
+	cpu      cpuWait // CPU saturation (cpuwait.go)
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -288,6 +289,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.admit.leave()
+	if s.cfg.MaxWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxWait) {
+		s.refuse(w, r, errCPUBusy)
+		return
+	}
 	if r.Method == http.MethodPost && s.writes != nil && s.writes.WritesBusy() {
 		s.refuse(w, r, errWritesBusy)
 		return
