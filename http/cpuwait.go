@@ -18,8 +18,8 @@ import (
 // the door while the 90th percentile of that wait (over the last 10 ms)
 // exceeds max-wait drains such a backlog at the cost of a refusal (a
 // small fraction of a create), and admits again as soon as the CPU
-// catches up. (A fifth of max-wait met the 10 ms refusal goal at 3×
-// but refused 45 % at a load the service could still carry.)
+// catches up. (Lower thresholds refused more of a load the service could
+// still carry; see docs/decisions.md.)
 type cpuWait struct {
 	last atomic.Int64 // unix ns of the last reading
 	busy atomic.Bool
