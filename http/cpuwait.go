@@ -21,8 +21,9 @@ import (
 // catches up. (Lower thresholds refused more of a load the service could
 // still carry; see docs/decisions.md.)
 type cpuWait struct {
-	last atomic.Int64 // unix ns of the last reading
-	busy atomic.Bool
+	last     atomic.Int64 // unix ns of the last reading
+	busy     atomic.Bool
+	arrivals atomic.Int64 // requests since the last reading
 
 	mu     sync.Mutex // one reader at a time
 	sample []metrics.Sample
@@ -39,6 +40,10 @@ const cpuWaitEvery = 10 * time.Millisecond
 // work sees a few slow wake-ups, and must not turn its callers away.
 const cpuWaitMinSamples = 10
 
+// cpuWaitMinArrivals is the fewest requests between two readings (10 ms:
+// 1,000 requests/s) for the CPU wait to count as caused by requests.
+const cpuWaitMinArrivals = 10
+
 // errCPUBusy refuses a request while goroutines wait too long for a CPU.
 var errCPUBusy = cashier.Errorf(cashier.EOverloaded, "the service is busy: it cannot keep up with the requests arriving; retry shortly")
 
@@ -46,6 +51,7 @@ var errCPUBusy = cashier.Errorf(cashier.EOverloaded, "the service is busy: it ca
 // reading, reading again when that is older than cpuWaitEvery. Only one
 // caller reads at a time; the others use the last answer.
 func (c *cpuWait) saturated(now time.Time, limit time.Duration) bool {
+	c.arrivals.Add(1)
 	if now.UnixNano()-c.last.Load() >= int64(cpuWaitEvery) && c.mu.TryLock() {
 		if now.UnixNano()-c.last.Load() >= int64(cpuWaitEvery) {
 			c.read(limit)
@@ -67,7 +73,10 @@ func (c *cpuWait) read(limit time.Duration) {
 	h := c.sample[0].Value.Float64Histogram()
 	if len(c.prev) == len(h.Counts) {
 		q, n := p90(h.Counts, c.prev, h.Buckets)
-		c.busy.Store(n >= cpuWaitMinSamples && q > limit.Seconds())
+		// Requests must be arriving fast for the wait to be theirs: a
+		// service starting up, or lightly used on a busy machine, sees
+		// slow wake-ups that refusing its few callers would not cure.
+		c.busy.Store(c.arrivals.Swap(0) >= cpuWaitMinArrivals && n >= cpuWaitMinSamples && q > limit.Seconds())
 	}
 	c.prev = append(c.prev[:0], h.Counts...)
 }

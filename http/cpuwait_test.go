@@ -57,7 +57,18 @@ func TestCPUWaitReads(t *testing.T) {
 	if c.saturated(now, time.Hour) {
 		t.Fatal("read again within 10 ms")
 	}
-	if !c.saturated(now.Add(cpuWaitEvery), -time.Nanosecond) {
+	c.arrivals.Store(0) // few requests: the wait is not theirs
+	if c.saturated(now.Add(cpuWaitEvery), -time.Nanosecond) {
+		t.Fatal("saturated although requests arrive slowly")
+	}
+	for i := 0; i < cpuWaitMinArrivals; i++ { // requests arriving fast
+		c.saturated(now.Add(cpuWaitEvery), -time.Nanosecond)
+	}
+	for i := 0; i < 8*cpuWaitMinSamples; i++ { // goroutines to schedule
+		go func() {}()
+	}
+	time.Sleep(10 * time.Millisecond)
+	if !c.saturated(now.Add(2*cpuWaitEvery), -time.Nanosecond) {
 		t.Fatal("not saturated with a limit below any wait")
 	}
 }
