@@ -161,6 +161,7 @@ func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
 	c.RateLimits.IPv6Prefix = cfg.IPv6Prefix
 	c.PublicBaseURL = strings.TrimRight(cfg.PublicURL, "/")
 	c.MaxInFlight = cfg.MaxInFlight
+	c.MaxWait = cacheTTL(cfg.MaxWait)
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue

@@ -16,7 +16,8 @@ import (
 	"github.com/stablecashier/cashier/sqlstore"
 )
 
-// cacheTTL maps the setting (0: off) onto sqlite.Options (negative: off).
+// cacheTTL maps the setting (0: off) onto sqlite.Options (negative: off);
+// the max-wait setting maps the same way.
 func cacheTTL(d time.Duration) time.Duration {
 	if d == 0 {
 		return -1
@@ -68,7 +69,7 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlstore.DB, error) {
 		return nil, err
 	}
 	if cfg.DatabaseURL != "" {
-		db, err := postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL)})
+		db, err := postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL), MaxWriteWait: cacheTTL(cfg.MaxWait)})
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +84,7 @@ func OpenStore(ctx context.Context, cfg config.Config) (*sqlstore.DB, error) {
 		}
 		return db, nil
 	}
-	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL)})
+	return sqlite.Open(ctx, filepath.Join(cfg.Data, DBFile), sqlite.Options{Sealer: sealer, WriteQueue: cfg.WriteQueue, CacheTTL: cacheTTL(cfg.CacheTTL), MaxWriteWait: cacheTTL(cfg.MaxWait)})
 }
 
 // NeedStore reports an error when cfg names no existing database: the

@@ -67,6 +67,7 @@ type Config struct {
 	WatchNative           string        // on: the chain watchers also record ETH/TRX sent to deposit addresses; off
 	LeaseTTL              time.Duration // how long a lease on one-owner work lasts without renewal
 	MetricsAddr           string        // listen address of /metrics (and the health checks); empty: off
+	MaxWait               time.Duration // queueing an accepted API request may meet (writer wait, in-flight limit); 0: fixed bounds only
 }
 
 // Default is the configuration before flags and environment.
@@ -111,6 +112,7 @@ func Default() Config {
 		DashboardSecureCookie: "auto",
 		WatchNative:           "on",
 		LeaseTTL:              10 * time.Second,
+		MaxWait:               5 * time.Millisecond,
 	}
 }
 
@@ -205,6 +207,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxInFlight < 1 || c.WriteQueue < 1 {
 		return fmt.Errorf("max-inflight and write-queue must be positive")
+	}
+	if c.MaxWait < 0 {
+		return fmt.Errorf("max-wait must not be negative (0 turns it off)")
 	}
 	if c.CacheTTL < 0 {
 		return fmt.Errorf("cache-ttl must not be negative (0 turns the cache off)")
@@ -307,5 +312,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_DATABASE_URL", "database-url", "PostgreSQL database (postgres://user:pass@host:port/db); empty: SQLite in the data directory", str(&c.DatabaseURL)),
 		f("CASHIER_LEASE_TTL", "lease-ttl", "how long an instance holds one-owner work (watchers, payouts, sweeps, expiry) without renewing; renewed every third of it", dur(&c.LeaseTTL)),
 		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
+		f("CASHIER_MAX_WAIT", "max-wait", "queueing an accepted API request may meet: writes expecting a longer wait for the database get 503, the requests handled at once are cut below max-inflight while they take longer than this above the fastest, and requests are refused while goroutines wait longer than this for a CPU (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
 	}
 }

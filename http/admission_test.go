@@ -1,13 +1,20 @@
 package http
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/sqlite"
 )
 
 // envWriteQueue is the store's write queue bound in newEnv (0: default).
@@ -120,4 +127,237 @@ func TestOverloadRefusesWhenWriteQueueFull(t *testing.T) {
 	}
 	r = e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": "Q1"}), secretKey, ms(e.clock.Now()))})
 	checkEnvelope(t, r, "200")
+}
+
+// envWriteWait is the store's MaxWriteWait in newEnv: off unless a test
+// is about it, so that tests of other things, some with bursts of
+// concurrent writes under the race detector, are never refused for it.
+var envWriteWait time.Duration = -1
+
+// gatedStore slows the write path down for a test: every Update, once its
+// function has done its work, waits for hold (inside the writer, so that
+// the writes behind it queue).
+type gatedStore struct {
+	*sqlite.DB
+	hold    func()
+	entered *atomic.Int64
+}
+
+func (g gatedStore) Update(ctx context.Context, fn func(cashier.Tx) error) error {
+	return g.DB.Update(ctx, func(tx cashier.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		g.entered.Add(1)
+		g.hold()
+		return nil
+	})
+}
+
+// retryAfterCheck counts 503 answers and those of them lacking
+// Retry-After: 1.
+type retryAfterCheck struct {
+	refused, without atomic.Int64
+}
+
+func (c *retryAfterCheck) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusServiceUnavailable {
+		c.refused.Add(1)
+		if resp.Header.Get("Retry-After") != "1" {
+			c.without.Add(1)
+		}
+	}
+	return resp, err
+}
+
+// More creates than the writer can take in the admitted wait: the writer
+// is slowed by a hook to at least 30 ms per write (the first API write,
+// held that long, sets the store's estimate) and then held; 40 creates
+// arrive together. Those that would wait beyond MaxWriteWait (100 ms)
+// are refused once the store's minimum of 16 writes ahead is reached, so
+// at most 16 get in front of the writer; the rest are refused with 503
+// and Retry-After while the writer is still held, i.e. without waiting
+// for it; the accepted ones all succeed once it moves, and exactly they
+// are stored. The write queue's length bound (1024) plays no part.
+func TestOverloadRefusesExcessByWait(t *testing.T) {
+	envWriteWait = 100 * time.Millisecond
+	defer func() { envWriteWait = -1 }()
+	e := newEnv(t, nil)
+	gate := make(chan struct{})
+	var held atomic.Bool
+	var entered atomic.Int64
+	e.svc.Store = gatedStore{DB: e.store, entered: &entered, hold: func() {
+		if held.Load() {
+			<-gate
+		} else {
+			time.Sleep(30 * time.Millisecond) // the warm-up write
+		}
+	}}
+	ra := &retryAfterCheck{}
+	cli := client.New(e.srv.URL, apiKey, secretKey, client.WithClock(e.clock), client.WithHTTPClient(&http.Client{Transport: ra}))
+	create := func(no string) error {
+		_, err := cli.CreateCollection(context.Background(), client.CollectionRequest{CashierID: cashierID, OrderNo: no, Amount: "25.00", Symbol: "USDT", ChainID: "ETH"})
+		return err
+	}
+	if err := create("WARM"); err != nil {
+		t.Fatal(err)
+	}
+	held.Store(true)
+	entered.Store(0)
+
+	const n = 40
+	type answer struct {
+		no  string
+		err error
+	}
+	answers := make(chan answer, n)
+	for i := 0; i < n; i++ {
+		no := fmt.Sprintf("X-%d", i)
+		go func() { answers <- answer{no, create(no)} }()
+	}
+	// Every request is either answered or has its write held in front
+	// of the writer (running or queued); only then is the writer let go.
+	var before []answer
+	waitFor(t, func() bool {
+		for {
+			select {
+			case a := <-answers:
+				before = append(before, a)
+				continue
+			default:
+			}
+			break
+		}
+		return len(before)+int(entered.Load())+e.store.WritesWaiting() == n
+	})
+	close(gate)
+	var after []answer
+	for len(before)+len(after) < n {
+		after = append(after, <-answers)
+	}
+
+	var stored, refused []string
+	for _, a := range before {
+		if !client.IsCode(a.err, "000503") {
+			t.Fatalf("%s answered while the writer was held, and not with 503: %v", a.no, a.err)
+		}
+		refused = append(refused, a.no)
+	}
+	for _, a := range after {
+		if a.err != nil {
+			t.Fatalf("%s was admitted but failed: %v", a.no, a.err)
+		}
+		stored = append(stored, a.no)
+	}
+	if len(stored) == 0 || len(stored) > 16 || len(refused) == 0 {
+		t.Fatalf("%d accepted (want 1 to 16), %d refused", len(stored), len(refused))
+	}
+	t.Logf("%d accepted, %d refused while the writer was held", len(stored), len(refused))
+	if got := ra.refused.Load(); got != int64(len(refused)) || ra.without.Load() != 0 {
+		t.Fatalf("%d answers of 503, %d of them without Retry-After: 1; want %d and 0", got, ra.without.Load(), len(refused))
+	}
+	for _, no := range stored {
+		if _, err := e.store.CollectionByOrderNo(context.Background(), "m_1", no); err != nil {
+			t.Fatalf("accepted %s is not stored: %v", no, err)
+		}
+	}
+	for _, no := range refused {
+		if _, err := e.store.CollectionByOrderNo(context.Background(), "m_1", no); cashier.ErrorCode(err) != cashier.ENotFound {
+			t.Fatalf("refused %s: %v, want not found", no, err)
+		}
+	}
+	if c, _ := e.counts(); c != 1+len(stored) {
+		t.Fatalf("%d orders stored, want %d", c, 1+len(stored))
+	}
+}
+
+// The in-flight limit follows the queueing it causes: it shrinks while
+// write requests take more than MaxWait above the fastest (never below the
+// floor), grows back only while requests are refused for it (never above
+// the bound), and a slowness that lasts (a slow disk) becomes the new
+// fastest within 10 s instead of holding the limit down.
+func TestAdmissionLimitAdapts(t *testing.T) {
+	const bound, maxWait = 64, 5 * time.Millisecond
+	var a admission
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	interval := func(d time.Duration, refused bool) int64 {
+		a.observe(d, now, bound, maxWait)
+		now = now.Add(admitInterval)
+		a.refused.Store(refused)
+		a.observe(d, now, bound, maxWait)
+		return a.limit.Load()
+	}
+	if got := interval(time.Millisecond, true); got != bound {
+		t.Fatalf("unloaded: limit %d, want %d", got, bound)
+	}
+	prev := int64(bound)
+	for i := 0; i < 30; i++ {
+		got := interval(20*time.Millisecond, true)
+		if got > prev || got < admitFloor || (prev > admitFloor && got == prev) {
+			t.Fatalf("queueing, interval %d: limit %d after %d", i, got, prev)
+		}
+		prev = got
+	}
+	if prev != admitFloor {
+		t.Fatalf("limit %d after 3 s of queueing, want the floor %d", prev, admitFloor)
+	}
+	if got := interval(2*time.Millisecond, false); got != admitFloor {
+		t.Fatalf("no queueing, nothing refused: limit %d, want it kept at %d", got, admitFloor)
+	}
+	for i := 0; i < 60; i++ {
+		got := interval(2*time.Millisecond, true)
+		if got < prev || got > bound || (prev < bound && got == prev) {
+			t.Fatalf("no queueing, refusing, interval %d: limit %d after %d", i, got, prev)
+		}
+		prev = got
+	}
+	if prev != bound {
+		t.Fatalf("limit %d after 6 s without queueing, want the bound %d", prev, bound)
+	}
+	// Every request now takes 30 ms: at first a queue, then the new norm.
+	for i := 0; i < 110; i++ {
+		prev = interval(30*time.Millisecond, true)
+	}
+	if prev != bound {
+		t.Fatalf("limit %d after 11 s at a steady 30 ms, want the bound %d", prev, bound)
+	}
+
+	// enter refuses beyond the current limit and notes it.
+	a.limit.Store(admitFloor)
+	a.refused.Store(false)
+	for i := 0; i < admitFloor; i++ {
+		if !a.enter(bound) {
+			t.Fatalf("request %d refused under the limit", i)
+		}
+	}
+	if a.enter(bound) || !a.refused.Load() {
+		t.Fatal("request beyond the limit admitted, or its refusal not noted")
+	}
+	// A bound below the floor is the limit.
+	var b admission
+	b.observe(time.Millisecond, now, 2, maxWait)
+	b.observe(50*time.Millisecond, now.Add(admitInterval), 2, maxWait)
+	if got := b.limit.Load(); got != 2 {
+		t.Fatalf("bound 2: limit %d", got)
+	}
+}
+
+// Refusals are counted and logged in one warning a second at most, the
+// first at once.
+func TestRefusalLogOncePerSecond(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	var l refusalLog
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	l.note(log, t0)
+	for i := 1; i <= 5; i++ {
+		l.note(log, t0.Add(time.Duration(i)*100*time.Millisecond))
+	}
+	l.note(log, t0.Add(time.Second))
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "refused=1") || !strings.Contains(lines[1], "refused=6") ||
+		!strings.Contains(lines[0], "level=WARN") {
+		t.Fatalf("log:\n%s", buf.String())
+	}
 }

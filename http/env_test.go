@@ -124,7 +124,7 @@ func newEnv(t testing.TB, configure func(*Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cashier.db"), sqlite.Options{Sealer: sealer, WriteQueue: envWriteQueue})
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cashier.db"), sqlite.Options{Sealer: sealer, WriteQueue: envWriteQueue, MaxWriteWait: envWriteWait})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +164,7 @@ func newEnv(t testing.TB, configure func(*Config)) *env {
 	reg := testRegistry()
 	svc := &orders.Service{Store: db, Registry: reg, Clock: clock, Addresses: address.Validator{}, Deposits: testDeposits{}, Funds: testFunds{}, Config: orders.DefaultConfig}
 	cfg := DefaultConfig()
+	cfg.MaxWait = -1 // a fixed in-flight bound unless a test is about it
 	if configure != nil {
 		configure(&cfg)
 	}

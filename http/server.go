@@ -106,6 +106,11 @@ type Config struct {
 	// Observe, when set, is told of every served request: its route
 	// pattern, status and duration (metrics).
 	Observe func(route string, status int, d time.Duration)
+	// MaxWait is the queueing an accepted request may meet: below
+	// MaxInFlight the limit adapts so that the mean time in service of
+	// write requests stays within MaxWait of the fastest (admission.go).
+	// Default 5 ms; negative keeps the limit at MaxInFlight.
+	MaxWait time.Duration
 }
 
 // DefaultConfig returns the documented defaults.
@@ -120,6 +125,7 @@ func DefaultConfig() Config {
 		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys, IPv6Prefix: 64},
 		ErrorStatus:   StatusHTTP,
 		MaxInFlight:   64,
+		MaxWait:       5 * time.Millisecond,
 	}
 }
 
@@ -163,6 +169,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxInFlight <= 0 {
 		c.MaxInFlight = d.MaxInFlight
 	}
+	if c.MaxWait == 0 {
+		c.MaxWait = d.MaxWait
+	}
 	fill := func(v *int, def int) {
 		switch {
 		case *v == 0:
@@ -197,6 +206,11 @@ type server struct {
 	log     *slog.Logger
 	limiter *ratelimit.Limiter
 	admit   admission
+	// writes is the store's write load when it bounds the wait of its
+	// writes; POST requests are refused up front when it is busy.
+	writes   cashier.WriteLoad
+	refusals refusalLog
+	cpu      cpuWait // CPU saturation (cpuwait.go)
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -225,6 +239,7 @@ func NewServer(cfg Config, svc *orders.Service, store cashier.Store, reg *cashie
 		paths:   map[string]bool{},
 	}
 	s.limiter.Share = cfg.Instances
+	s.writes, _ = store.(cashier.WriteLoad)
 	s.addRoutes()
 	return s, nil
 }
@@ -275,6 +290,21 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // ServeHTTP assigns the trace id, applies the rate limits, dispatches, and
 // turns panics into 000101 responses.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Overload is refused first, before the body is read and without a
+	// log line of its own (admission.go).
+	if !s.admit.enter(s.cfg.MaxInFlight) {
+		s.refuse(w, r, errInFlight)
+		return
+	}
+	defer s.admit.leave()
+	if s.cfg.MaxWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxWait) {
+		s.refuse(w, r, errCPUBusy)
+		return
+	}
+	if r.Method == http.MethodPost && s.writes != nil && s.writes.WritesBusy() {
+		s.refuse(w, r, errWritesBusy)
+		return
+	}
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	ri.request = requestID(r, ri.trace)
@@ -294,13 +324,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logRequest(r, ri, sw.status, time.Since(start))
 		s.observe(r, sw.status, time.Since(start))
+		if r.Method == http.MethodPost && ri.err == nil {
+			s.admit.observe(time.Since(start), time.Now(), s.cfg.MaxInFlight, s.cfg.MaxWait)
+		}
 	}()
-
-	if !s.admit.enter(s.cfg.MaxInFlight) {
-		s.error(sw, r, cashier.Errorf(cashier.EOverloaded, "the service is busy: %d requests are in progress; retry shortly", s.cfg.MaxInFlight))
-		return
-	}
-	defer s.admit.leave()
 
 	_, pattern := s.mux.Handler(r)
 	rt := s.routes[pattern]

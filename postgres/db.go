@@ -26,10 +26,11 @@ type Options struct {
 	Sealer sqlstore.Sealer
 	// MaxReaders is the size of the read connection pool. Default 8.
 	MaxReaders int
-	// WriteQueue, MaxBatch and CacheTTL are sqlstore.Options'.
-	WriteQueue int
-	MaxBatch   int
-	CacheTTL   time.Duration
+	// WriteQueue, MaxBatch, CacheTTL and MaxWriteWait are sqlstore.Options'.
+	WriteQueue   int
+	MaxBatch     int
+	CacheTTL     time.Duration
+	MaxWriteWait time.Duration
 }
 
 // Advisory lock keys ("cashmigr", "cashwrit"): one for migrating, one
@@ -111,6 +112,7 @@ func Open(ctx context.Context, url string, opts Options) (*sqlstore.DB, error) {
 	}
 	db, err := sqlstore.New(ctx, write, read, Dialect, sqlstore.Options{
 		Sealer: opts.Sealer, WriteQueue: opts.WriteQueue, MaxBatch: opts.MaxBatch, CacheTTL: opts.CacheTTL,
+		MaxWriteWait: opts.MaxWriteWait,
 	})
 	if err != nil {
 		write.Close()

@@ -38,6 +38,11 @@ type Options struct {
 	// at once, the TTL bounds how long a write by another process goes
 	// unseen. Zero means the default, 1 s; negative turns the cache off.
 	CacheTTL time.Duration
+	// MaxWriteWait bounds the wait a write marked cashier.RefuseWhenBusy
+	// may expect before its work starts (writewait.go): beyond it the
+	// write fails at once with EOverloaded. Zero means the default, 5 ms;
+	// negative leaves only the WriteQueue bound.
+	MaxWriteWait time.Duration
 }
 
 // The store's types live in package sqlstore, shared with PostgreSQL;
@@ -141,6 +146,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 
 	db, err := sqlstore.New(ctx, write, read, Dialect, sqlstore.Options{
 		Sealer: opts.Sealer, WriteQueue: opts.WriteQueue, MaxBatch: opts.MaxBatch, CacheTTL: opts.CacheTTL,
+		MaxWriteWait: opts.MaxWriteWait,
 	})
 	if err != nil {
 		write.Close()

@@ -29,6 +29,11 @@ type Options struct {
 	// the TTL bounds how long a write by another process goes unseen.
 	// Zero means the default, 1 s; negative turns the cache off.
 	CacheTTL time.Duration
+	// MaxWriteWait bounds the wait a write marked cashier.RefuseWhenBusy
+	// may expect before its work starts (writewait.go): beyond it the
+	// write fails at once with EOverloaded. Zero means the default, 5 ms;
+	// negative leaves only the WriteQueue bound.
+	MaxWriteWait time.Duration
 }
 
 // DB implements cashier.Store on database/sql. It is safe for concurrent
@@ -68,6 +73,9 @@ func New(ctx context.Context, write, read *sql.DB, d *Dialect, opts Options) (*D
 	if opts.CacheTTL == 0 {
 		opts.CacheTTL = time.Second
 	}
+	if opts.MaxWriteWait == 0 {
+		opts.MaxWriteWait = DefaultMaxWriteWait
+	}
 	register(d)
 	db := &DB{write: write, read: read, sealer: opts.Sealer, dialect: d}
 	db.cache = newLookupCache(opts.CacheTTL)
@@ -76,6 +84,7 @@ func New(ctx context.Context, write, read *sql.DB, d *Dialect, opts Options) (*D
 		return nil, err
 	}
 	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate, db.prep, d)
+	db.writer.maxWait = opts.MaxWriteWait
 	db.reader = reader{q: read, snap: read, sealer: opts.Sealer, iso: d.Snapshot}
 	return db, nil
 }

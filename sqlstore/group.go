@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/stablecashier/cashier"
 )
@@ -29,6 +30,7 @@ type writeReq struct {
 	ctx  context.Context
 	fn   func(*sql.Tx) error
 	done chan writeResult
+	api  bool // ctx marked RefuseWhenBusy: timed for the wait estimate
 }
 
 type writeResult struct {
@@ -52,6 +54,10 @@ type groupWriter struct {
 	maxBatch int
 
 	groups atomic.Int64 // transactions committed, for tests and measurements
+	wait   waitEstimate // the expected wait of a write queued now (writewait.go)
+	// maxWait bounds the expected wait of a write marked RefuseWhenBusy;
+	// <= 0: only the queue's capacity bounds it. Set before the first write.
+	maxWait time.Duration
 
 	// Writer goroutine only: the driver connection carrying the hook,
 	// whether the group wrote to a cached table, and what to call then.
@@ -86,7 +92,7 @@ func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func(), prep prepa
 // holds it. When the queue is full, a ctx marked by cashier.RefuseWhenBusy
 // gets EOverloaded at once; any other waits for room (or its ctx).
 func (w *groupWriter) do(ctx context.Context, fn func(*sql.Tx) error) error {
-	r := &writeReq{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}
+	r := &writeReq{ctx: ctx, fn: fn, done: make(chan writeResult, 1), api: cashier.RefusesWhenBusy(ctx)}
 	if err := w.enqueue(ctx, r); err != nil {
 		return err
 	}
@@ -106,6 +112,9 @@ func (w *groupWriter) enqueue(ctx context.Context, r *writeReq) error {
 	defer w.mu.RUnlock()
 	if w.closed {
 		return ErrClosed
+	}
+	if r.api && w.waitTooLong() {
+		return errWaitTooLong
 	}
 	select {
 	case w.queue <- r:
@@ -206,6 +215,8 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		return
 	}
 	bg := context.Background()
+	w.wait.start(len(batch))
+	defer w.wait.stop()
 	ok := make([]int, 0, len(batch)) // requests whose work is in tx
 	// A request alone in its group needs no savepoint: when it fails, the
 	// whole transaction is rolled back (two statements saved, which on a
@@ -214,8 +225,10 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			results[i].err = err
+			w.wait.wrote(0)
 			continue
 		}
+		began := time.Now()
 		if !alone {
 			if _, err := w.prep.exec(bg, tx, savepoint); err != nil {
 				w.abort(tx, results, ok, i, fmt.Errorf("sqlite: savepoint: %w", err))
@@ -231,8 +244,10 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 				}
 			}
 			ok = append(ok, i)
+			w.wait.wrote(r.cost(began))
 			continue
 		}
+		w.wait.wrote(r.cost(began))
 		results[i] = res
 		if alone {
 			_ = tx.Rollback()
@@ -248,6 +263,7 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 			return
 		}
 	}
+	w.wait.stop() // the commit is not counted (writewait.go)
 	if err := tx.Commit(); err != nil {
 		for _, i := range ok {
 			results[i].err = fmt.Errorf("sqlite: commit: %w", err)

@@ -25,9 +25,11 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/stablecashier/cashier/client"
@@ -105,12 +107,13 @@ func run(args []string, out io.Writer) error {
 		mu      sync.Mutex
 		created []time.Duration
 		refused []time.Duration
+		reasons = map[string]int{}
 		errs    = map[string]int{}
 		wg      sync.WaitGroup
 	)
 	fmt.Fprintf(out, "offering %d creates at %.0f/s to %s (%d connections at most)\n", total, *rate, t.BaseURL, *conns)
 	interval := time.Duration(float64(time.Second) / *rate)
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for i := 0; i < total; i++ {
 		due := start.Add(time.Duration(i) * interval)
 		if d := time.Until(due); d > 0 {
@@ -137,6 +140,10 @@ func run(args []string, out io.Writer) error {
 				created = append(created, lat)
 			case client.IsCode(err, "000503"):
 				refused = append(refused, lat)
+				var ce *client.Error
+				if errors.As(err, &ce) {
+					reasons[ce.Message]++
+				}
 			default:
 				msg := err.Error()
 				if len(msg) > 120 {
@@ -149,6 +156,7 @@ func run(args []string, out io.Writer) error {
 	sent := time.Since(start)
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpu := cpuTime() - cpu0
 
 	nerr := 0
 	for _, n := range errs {
@@ -158,6 +166,14 @@ func run(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "created %d (%.0f/s): p50 %s  p99 %s  max %s\n", len(created), float64(len(created))/elapsed.Seconds(),
 		pct(created, 0.50), pct(created, 0.99), pct(created, 1))
 	fmt.Fprintf(out, "refused with 503: %d: p50 %s  p99 %s\n", len(refused), pct(refused, 0.50), pct(refused, 0.99))
+	for msg, n := range reasons {
+		fmt.Fprintf(out, "  %d × %s\n", n, msg)
+	}
+	// The generator must not be the bottleneck: a sender behind its
+	// schedule, or a process near the cores it may use, inflates every
+	// latency above (run it on its own core: taskset -c 0 loadgen …).
+	fmt.Fprintf(out, "generator: %.0f%% of one core (GOMAXPROCS %d), sender behind schedule by %s at the end\n",
+		100*cpu.Seconds()/elapsed.Seconds(), runtime.GOMAXPROCS(0), (sent - time.Duration(total-1)*interval).Round(time.Millisecond))
 	fmt.Fprintf(out, "errors: %d\n", nerr)
 	for msg, n := range errs {
 		fmt.Fprintf(out, "  %d × %s\n", n, msg)
@@ -166,6 +182,15 @@ func run(args []string, out io.Writer) error {
 		return fmt.Errorf("%d requests failed", nerr)
 	}
 	return nil
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // check validates a created order's answer.
