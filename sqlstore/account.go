@@ -40,7 +40,7 @@ func (r reader) scanUser(s scanner) (*cashier.User, error) {
 	if totp != nil {
 		secret, err := r.sealer.Open(totp, sealContext(u.ID, "totp"))
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: user %s TOTP secret: %w", u.ID, err)
+			return nil, fmt.Errorf("store: user %s TOTP secret: %w", u.ID, err)
 		}
 		u.TOTPSecret = secret
 	}
@@ -127,19 +127,19 @@ func (r reader) Merchants(ctx context.Context) ([]cashier.Merchant, error) {
 func queryAll[T any](ctx context.Context, q querier, what string, scan func(scanner) (*T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list %s: %w", what, err)
+		return nil, fmt.Errorf("store: list %s: %w", what, err)
 	}
 	defer rows.Close()
 	out := []T{}
 	for rows.Next() {
 		v, err := scan(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: list %s: %w", what, err)
+			return nil, fmt.Errorf("store: list %s: %w", what, err)
 		}
 		out = append(out, *v)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: list %s: %w", what, err)
+		return nil, fmt.Errorf("store: list %s: %w", what, err)
 	}
 	return out, nil
 }
@@ -150,7 +150,7 @@ func (t *tx) sealTOTP(u *cashier.User) (any, error) {
 	}
 	b, err := t.sealer.Seal(u.TOTPSecret, sealContext(u.ID, "totp"))
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: seal TOTP secret: %w", err)
+		return nil, fmt.Errorf("store: seal TOTP secret: %w", err)
 	}
 	return b, nil
 }
@@ -213,11 +213,11 @@ func (t *tx) ReplaceMerchantKeys(ctx context.Context, m *cashier.Merchant) error
 	}
 	secret, err := t.sealer.Seal([]byte(m.SecretKey), sealContext(m.ID, "secret_key"))
 	if err != nil {
-		return fmt.Errorf("sqlite: seal secret key: %w", err)
+		return fmt.Errorf("store: seal secret key: %w", err)
 	}
 	webhook, err := t.sealer.Seal([]byte(m.WebhookKey), sealContext(m.ID, "webhook_key"))
 	if err != nil {
-		return fmt.Errorf("sqlite: seal webhook key: %w", err)
+		return fmt.Errorf("store: seal webhook key: %w", err)
 	}
 	h := apiKeyHash(m.APIKey)
 	res, err := t.tx.ExecContext(ctx, `UPDATE merchants SET api_key_hash = ?, api_key_prefix = ?, secret_key_sealed = ?,
@@ -300,7 +300,7 @@ func (r reader) SearchCollections(ctx context.Context, f cashier.OrderSearch) ([
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("sqlite: search collection orders: %w", err)
+		return nil, 0, fmt.Errorf("store: search collection orders: %w", err)
 	}
 	return out, total, nil
 }
@@ -321,7 +321,7 @@ func (r reader) SearchPayouts(ctx context.Context, f cashier.OrderSearch) ([]cas
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("sqlite: search payout orders: %w", err)
+		return nil, 0, fmt.Errorf("store: search payout orders: %w", err)
 	}
 	return out, total, nil
 }

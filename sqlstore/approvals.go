@@ -62,14 +62,14 @@ func scanAllowance(s scanner) (*cashier.Allowance, error) {
 func (r reader) allowances(ctx context.Context, query string, args ...any) ([]cashier.Allowance, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+allowanceCols+` FROM allowances WHERE `+query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: read allowances: %w", err)
+		return nil, fmt.Errorf("store: read allowances: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.Allowance
 	for rows.Next() {
 		a, err := scanAllowance(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: read allowances: %w", err)
+			return nil, fmt.Errorf("store: read allowances: %w", err)
 		}
 		out = append(out, *a)
 	}
@@ -90,7 +90,7 @@ func (r reader) UncheckedAllowances(ctx context.Context, c cashier.Chain) ([]cas
 func (r reader) ContractAddresses(ctx context.Context, c cashier.Chain) ([]string, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT address FROM contracts WHERE chain = ? ORDER BY address`, c)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: read contract addresses: %w", err)
+		return nil, fmt.Errorf("store: read contract addresses: %w", err)
 	}
 	defer rows.Close()
 	var out []string
@@ -126,7 +126,7 @@ func (t *tx) RecordApproval(ctx context.Context, a *cashier.Approval, symbol str
 		ON CONFLICT (chain, tx_hash, log_index) DO NOTHING`,
 		a.Chain, a.TxHash, int64(a.LogIndex), a.Token, a.Owner, a.Spender, value, int64(a.BlockNumber), a.BlockHash, millis(a.BlockTime), now.UnixMilli())
 	if err != nil {
-		return false, fmt.Errorf("sqlite: record approval: %w", err)
+		return false, fmt.Errorf("store: record approval: %w", err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
@@ -138,7 +138,7 @@ func (t *tx) RecordApproval(ctx context.Context, a *cashier.Approval, symbol str
 	switch {
 	case err == sql.ErrNoRows:
 	case err != nil:
-		return false, fmt.Errorf("sqlite: read allowance: %w", err)
+		return false, fmt.Errorf("store: read allowance: %w", err)
 	case uint64(block) > a.BlockNumber || (uint64(block) == a.BlockNumber && uint(logIndex) >= a.LogIndex):
 		return n == 1, nil // an approval at or after this one already sets the allowance
 	}
@@ -148,7 +148,7 @@ func (t *tx) RecordApproval(ctx context.Context, a *cashier.Approval, symbol str
 			block_time = excluded.block_time, checked = 0, updated_at = excluded.updated_at`,
 		a.Chain, a.Token, a.Owner, a.Spender, symbol, value, spent, a.TxHash, int64(a.LogIndex), int64(a.BlockNumber), millis(a.BlockTime), now.UnixMilli())
 	if err != nil {
-		return false, fmt.Errorf("sqlite: write allowance: %w", err)
+		return false, fmt.Errorf("store: write allowance: %w", err)
 	}
 	return n == 1, nil
 }
@@ -165,7 +165,7 @@ func (t *tx) SpendAllowance(ctx context.Context, c cashier.Chain, token, owner, 
 		return nil // no approval recorded yet, or the payment predates it
 	}
 	if err != nil {
-		return fmt.Errorf("sqlite: read allowance: %w", err)
+		return fmt.Errorf("store: read allowance: %w", err)
 	}
 	cur, err := fromAmountText("spent", spent)
 	if err != nil {
@@ -177,7 +177,7 @@ func (t *tx) SpendAllowance(ctx context.Context, c cashier.Chain, token, owner, 
 	_, err = t.tx.ExecContext(ctx, `UPDATE allowances SET spent = ? WHERE chain = ? AND token = ? AND owner = ? AND spender = ?`,
 		new(big.Int).Add(cur, n).String(), c, token, owner, spender)
 	if err != nil {
-		return fmt.Errorf("sqlite: write allowance: %w", err)
+		return fmt.Errorf("store: write allowance: %w", err)
 	}
 	return nil
 }
@@ -188,7 +188,7 @@ func (t *tx) MarkAllowanceChecked(ctx context.Context, c cashier.Chain, token, o
 		WHERE chain = ? AND token = ? AND owner = ? AND spender = ? AND tx_hash = ? AND log_index = ?`,
 		c, token, owner, spender, txHash, int64(logIndex))
 	if err != nil {
-		return fmt.Errorf("sqlite: write allowance: %w", err)
+		return fmt.Errorf("store: write allowance: %w", err)
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ func fromAmountText(field string, s sql.NullString) (*big.Int, error) {
 	}
 	v, ok := new(big.Int).SetString(s.String, 10)
 	if !ok {
-		return nil, fmt.Errorf("sqlite: stored %s %q is not a decimal integer", field, s.String)
+		return nil, fmt.Errorf("store: stored %s %q is not a decimal integer", field, s.String)
 	}
 	return v, nil
 }
@@ -64,7 +64,7 @@ func writeErr(err error, what string, dupMsg string) error {
 	case isForeignKey(err):
 		return cashier.Errorf(cashier.EInvalid, "%s refers to an unknown merchant, cashier or contract", what)
 	}
-	return fmt.Errorf("sqlite: write %s: %w", what, err)
+	return fmt.Errorf("store: write %s: %w", what, err)
 }
 
 // inserted turns the result of an INSERT … ON CONFLICT DO NOTHING into
@@ -77,7 +77,7 @@ func inserted(res sql.Result, err error, what, dupMsg string) error {
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return fmt.Errorf("sqlite: write %s: %w", what, err)
+		return fmt.Errorf("store: write %s: %w", what, err)
 	}
 	if n == 0 {
 		return cashier.Errorf(cashier.EDuplicate, "%s", dupMsg)
@@ -90,7 +90,7 @@ func readErr(err error, what string, notFound *cashier.Error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return notFound
 	}
-	return fmt.Errorf("sqlite: read %s: %w", what, err)
+	return fmt.Errorf("store: read %s: %w", what, err)
 }
 
 func needID(what, id string) error {

@@ -42,10 +42,10 @@ type writeResult struct {
 // errAborted fails the requests of a group whose transaction could not be
 // kept after a statement failed (SQLite rolled it back itself, e.g. on a
 // full disk or an I/O error).
-var errAborted = errors.New("sqlite: transaction aborted by a failed write in the same group; nothing of this write was stored")
+var errAborted = errors.New("store: transaction aborted by a failed write in the same group; nothing of this write was stored")
 
 // ErrClosed is returned for writes after Close.
-var ErrClosed = errors.New("sqlite: database is closed")
+var ErrClosed = errors.New("store: database is closed")
 
 // groupWriter owns the write connection pool.
 type groupWriter struct {
@@ -210,7 +210,7 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 	}
 	if err != nil {
 		for i := range results {
-			results[i].err = fmt.Errorf("sqlite: begin: %w", err)
+			results[i].err = fmt.Errorf("store: begin: %w", err)
 		}
 		return
 	}
@@ -231,7 +231,7 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		began := time.Now()
 		if !alone {
 			if _, err := w.prep.exec(bg, tx, savepoint); err != nil {
-				w.abort(tx, results, ok, i, fmt.Errorf("sqlite: savepoint: %w", err))
+				w.abort(tx, results, ok, i, fmt.Errorf("store: savepoint: %w", err))
 				return
 			}
 		}
@@ -239,7 +239,7 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		if res.err == nil && !res.panicked {
 			if !alone {
 				if _, err := w.prep.exec(bg, tx, release); err != nil {
-					w.abort(tx, results, ok, i, fmt.Errorf("sqlite: release: %w", err))
+					w.abort(tx, results, ok, i, fmt.Errorf("store: release: %w", err))
 					return
 				}
 			}
@@ -266,7 +266,7 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 	w.wait.stop() // the commit is not counted (writewait.go)
 	if err := tx.Commit(); err != nil {
 		for _, i := range ok {
-			results[i].err = fmt.Errorf("sqlite: commit: %w", err)
+			results[i].err = fmt.Errorf("store: commit: %w", err)
 		}
 		return
 	}

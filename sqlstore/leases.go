@@ -58,7 +58,7 @@ func (db *DB) AcquireLease(ctx context.Context, name, holder string, now time.Ti
 			res, err := tx.ExecContext(ctx, `INSERT INTO leases (`+leaseColumns+`) VALUES (?, ?, 1, ?, ?, ?)
 				ON CONFLICT (name) DO NOTHING`, name, holder, exp, nowMs, nowMs)
 			if err != nil {
-				return fmt.Errorf("sqlite: acquire lease %s: %w", name, err)
+				return fmt.Errorf("store: acquire lease %s: %w", name, err)
 			}
 			if n, _ := res.RowsAffected(); n == 1 {
 				got = true
@@ -70,7 +70,7 @@ func (db *DB) AcquireLease(ctx context.Context, name, holder string, now time.Ti
 			out, err = scanLease(tx.QueryRowContext(ctx, `SELECT `+leaseColumns+` FROM leases WHERE name = ?`, name))
 			return err
 		case err != nil:
-			return fmt.Errorf("sqlite: read lease %s: %w", name, err)
+			return fmt.Errorf("store: read lease %s: %w", name, err)
 		}
 		mine := cur.Holder == holder && cur.Expires.UnixMilli() > nowMs
 		if !mine && cur.Expires.UnixMilli() > nowMs {
@@ -85,7 +85,7 @@ func (db *DB) AcquireLease(ctx context.Context, name, holder string, now time.Ti
 			WHERE name = ? AND token = ? AND holder = ? AND expires_at = ?`,
 			holder, next, exp, acquired, nowMs, name, cur.Token, cur.Holder, cur.Expires.UnixMilli())
 		if err != nil {
-			return fmt.Errorf("sqlite: acquire lease %s: %w", name, err)
+			return fmt.Errorf("store: acquire lease %s: %w", name, err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
 			// Renewed or taken meanwhile: report whoever holds it now.
@@ -115,7 +115,7 @@ func (db *DB) RenewLease(ctx context.Context, l cashier.Lease, now time.Time, tt
 		res, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = ?, renewed_at = ? WHERE name = ? AND holder = ? AND token = ?`,
 			exp.UnixMilli(), now.UnixMilli(), l.Name, l.Holder, l.Token)
 		if err != nil {
-			return fmt.Errorf("sqlite: renew lease %s: %w", l.Name, err)
+			return fmt.Errorf("store: renew lease %s: %w", l.Name, err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
 			return cashier.ErrLeaseLost
@@ -136,7 +136,7 @@ func (db *DB) ReleaseLease(ctx context.Context, l cashier.Lease) error {
 		res, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = 0 WHERE name = ? AND holder = ? AND token = ?`,
 			l.Name, l.Holder, l.Token)
 		if err != nil {
-			return fmt.Errorf("sqlite: release lease %s: %w", l.Name, err)
+			return fmt.Errorf("store: release lease %s: %w", l.Name, err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
 			return cashier.ErrLeaseLost
@@ -149,7 +149,7 @@ func (db *DB) ReleaseLease(ctx context.Context, l cashier.Lease) error {
 func (db *DB) ListLeases(ctx context.Context) ([]cashier.Lease, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+leaseColumns+` FROM leases ORDER BY name`)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list leases: %w", err)
+		return nil, fmt.Errorf("store: list leases: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.Lease
@@ -172,7 +172,7 @@ func (db *DB) PruneLeases(ctx context.Context, prefix string, before time.Time) 
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM leases WHERE name LIKE ? AND expires_at < ?`, prefix+"%", before.UnixMilli())
 		if err != nil {
-			return fmt.Errorf("sqlite: prune leases: %w", err)
+			return fmt.Errorf("store: prune leases: %w", err)
 		}
 		n, _ = res.RowsAffected()
 		return nil

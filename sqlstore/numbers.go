@@ -20,11 +20,11 @@ var numTables = map[string]bool{"cashiers": true, "contracts": true, "collection
 // collection_orders or payout_orders).
 func (r reader) NumericID(ctx context.Context, table, id string) (int64, error) {
 	if !numTables[table] {
-		return 0, fmt.Errorf("sqlite: %s has no numeric identity", table)
+		return 0, fmt.Errorf("store: %s has no numeric identity", table)
 	}
 	var n int64
 	if err := r.q.QueryRowContext(ctx, `SELECT num FROM `+table+` WHERE id = ?`, id).Scan(&n); err != nil {
-		return 0, fmt.Errorf("sqlite: numeric id of %s %s: %w", table, id, err)
+		return 0, fmt.Errorf("store: numeric id of %s %s: %w", table, id, err)
 	}
 	return n, nil
 }

@@ -31,7 +31,7 @@ func (db *DB) OpsStats(ctx context.Context) (cashier.OpsStats, error) {
 	} {
 		rows, err := db.read.QueryContext(ctx, q.sql)
 		if err != nil {
-			return s, fmt.Errorf("sqlite: ops stats: %w", err)
+			return s, fmt.Errorf("store: ops stats: %w", err)
 		}
 		for rows.Next() {
 			var k string
@@ -47,7 +47,7 @@ func (db *DB) OpsStats(ctx context.Context) (cashier.OpsStats, error) {
 			err = rows.Err()
 		}
 		if err != nil {
-			return s, fmt.Errorf("sqlite: ops stats: %w", err)
+			return s, fmt.Errorf("store: ops stats: %w", err)
 		}
 	}
 	return s, nil

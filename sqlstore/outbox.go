@@ -77,7 +77,7 @@ func (db *DB) claim(ctx context.Context, query string, args ...any) ([]cashier.E
 		return rows.Err()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: claim events: %w", err)
+		return nil, fmt.Errorf("store: claim events: %w", err)
 	}
 	slices.SortFunc(out, func(a, b cashier.Event) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out, nil
@@ -120,7 +120,7 @@ func (db *DB) RecordAttempt(ctx context.Context, owner string, a cashier.Deliver
 			(event_id, attempt, at, http_status, latency_us, error, next_attempt_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			a.EventID, attempts, a.At.UnixMilli(), a.HTTPStatus, a.Latency.Microseconds(), a.Error, millis(a.NextAttemptAt)); err != nil {
-			return fmt.Errorf("sqlite: log attempt: %w", err)
+			return fmt.Errorf("store: log attempt: %w", err)
 		}
 		var delivered any
 		if state == cashier.EventDelivered {
@@ -131,7 +131,7 @@ func (db *DB) RecordAttempt(ctx context.Context, owner string, a cashier.Deliver
 			delivered_at = ?, lease_owner = '', lease_until = NULL
 			WHERE id = ?`,
 			state, attempts, millis(a.NextAttemptAt), a.Error, delivered, a.EventID); err != nil {
-			return fmt.Errorf("sqlite: record attempt: %w", err)
+			return fmt.Errorf("store: record attempt: %w", err)
 		}
 		return nil
 	})
@@ -146,10 +146,10 @@ func (db *DB) Resend(ctx context.Context, id string, now time.Time) error {
 			lease_owner = '', lease_until = NULL
 			WHERE id = ?`, now.UnixMilli(), id)
 		if err != nil {
-			return fmt.Errorf("sqlite: resend event: %w", err)
+			return fmt.Errorf("store: resend event: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("sqlite: resend event: %w", err)
+			return fmt.Errorf("store: resend event: %w", err)
 		} else if n == 0 {
 			return cashier.Errorf(cashier.ENotFound, "event %s not found", id)
 		}
@@ -183,19 +183,19 @@ func (db *DB) Events(ctx context.Context, f cashier.EventFilter) ([]cashier.Even
 	rows, err := db.read.QueryContext(ctx, `SELECT `+eventCols+` FROM events`+w.String()+` ORDER BY seq DESC LIMIT ?`,
 		append(w.args, limit)...)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list events: %w", err)
+		return nil, fmt.Errorf("store: list events: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.Event
 	for rows.Next() {
 		e, err := scanEvent(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: list events: %w", err)
+			return nil, fmt.Errorf("store: list events: %w", err)
 		}
 		out = append(out, *e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: list events: %w", err)
+		return nil, fmt.Errorf("store: list events: %w", err)
 	}
 	return out, nil
 }
@@ -206,7 +206,7 @@ func (db *DB) Attempts(ctx context.Context, eventID string) ([]cashier.DeliveryA
 	rows, err := db.read.QueryContext(ctx, `SELECT event_id, attempt, at, http_status, latency_us, error, next_attempt_at
 		FROM delivery_attempts WHERE event_id = ? ORDER BY id`, eventID)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list attempts: %w", err)
+		return nil, fmt.Errorf("store: list attempts: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.DeliveryAttempt
@@ -217,14 +217,14 @@ func (db *DB) Attempts(ctx context.Context, eventID string) ([]cashier.DeliveryA
 			latencyUs int64
 		)
 		if err := rows.Scan(&a.EventID, &a.Attempt, &at, &a.HTTPStatus, &latencyUs, &a.Error, &next); err != nil {
-			return nil, fmt.Errorf("sqlite: list attempts: %w", err)
+			return nil, fmt.Errorf("store: list attempts: %w", err)
 		}
 		a.At, a.NextAttemptAt = fromMillis(at), fromMillis(next)
 		a.Latency = time.Duration(latencyUs) * time.Microsecond
 		out = append(out, a)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: list attempts: %w", err)
+		return nil, fmt.Errorf("store: list attempts: %w", err)
 	}
 	return out, nil
 }

@@ -78,7 +78,7 @@ func (t *tx) UpdatePayment(ctx context.Context, p *cashier.Payment) error {
 		seen_at = ?, confirmed_at = ?, updated_at = ?
 		WHERE chain = ? AND tx_hash = ? AND log_index = ?`, args...)
 	if err != nil {
-		return fmt.Errorf("sqlite: update payment: %w", err)
+		return fmt.Errorf("store: update payment: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return cashier.Errorf(cashier.ENotFound, "transfer %s/%d on %s is not recorded", p.TxHash, p.LogIndex, p.Chain)
@@ -93,7 +93,7 @@ func (t *tx) SetCursor(ctx context.Context, c cashier.ChainCursor) error {
 			head = excluded.head, updated_at = excluded.updated_at`,
 		c.Chain, int64(c.Confirmed), c.ConfirmedHash, int64(c.Head), c.UpdatedAt.UnixMilli())
 	if err != nil {
-		return fmt.Errorf("sqlite: set cursor: %w", err)
+		return fmt.Errorf("store: set cursor: %w", err)
 	}
 	return nil
 }
@@ -107,7 +107,7 @@ func (r reader) Cursor(ctx context.Context, c cashier.Chain) (cashier.ChainCurso
 		return cur, nil
 	}
 	if err != nil {
-		return cur, fmt.Errorf("sqlite: cursor: %w", err)
+		return cur, fmt.Errorf("store: cursor: %w", err)
 	}
 	cur.Confirmed, cur.Head, cur.UpdatedAt = uint64(conf), uint64(head), time.UnixMilli(updated).UTC()
 	return cur, nil
@@ -125,19 +125,19 @@ func (r reader) Payment(ctx context.Context, c cashier.Chain, txHash string, log
 func (r reader) payments(ctx context.Context, what, query string, args ...any) ([]cashier.Payment, error) {
 	rows, err := r.q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: %s: %w", what, err)
+		return nil, fmt.Errorf("store: %s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []cashier.Payment
 	for rows.Next() {
 		p, err := scanPayment(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: %s: %w", what, err)
+			return nil, fmt.Errorf("store: %s: %w", what, err)
 		}
 		out = append(out, *p)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: %s: %w", what, err)
+		return nil, fmt.Errorf("store: %s: %w", what, err)
 	}
 	return out, nil
 }
@@ -170,20 +170,20 @@ func (r reader) CollectionsByAddress(ctx context.Context, c cashier.Chain, addrs
 		rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+` FROM collection_orders
 			WHERE chain = ? AND deposit_address IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: orders by address: %w", err)
+			return nil, fmt.Errorf("store: orders by address: %w", err)
 		}
 		for rows.Next() {
 			o, err := scanCollection(rows)
 			if err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("sqlite: orders by address: %w", err)
+				return nil, fmt.Errorf("store: orders by address: %w", err)
 			}
 			out = append(out, *o)
 		}
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: orders by address: %w", err)
+			return nil, fmt.Errorf("store: orders by address: %w", err)
 		}
 	}
 	return out, nil
@@ -193,14 +193,14 @@ func (r reader) ExpiringCollections(ctx context.Context, t time.Time, n int) ([]
 	rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+` FROM collection_orders
 		WHERE status = 'PENDING' AND expire_at <= ? ORDER BY expire_at LIMIT ?`, t.UnixMilli(), n)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: expiring orders: %w", err)
+		return nil, fmt.Errorf("store: expiring orders: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.CollectionOrder
 	for rows.Next() {
 		o, err := scanCollection(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: expiring orders: %w", err)
+			return nil, fmt.Errorf("store: expiring orders: %w", err)
 		}
 		out = append(out, *o)
 	}
@@ -211,7 +211,7 @@ func (r reader) NextCollectionExpiry(ctx context.Context) (time.Time, error) {
 	var v sql.NullInt64
 	err := r.q.QueryRowContext(ctx, `SELECT min(expire_at) FROM collection_orders WHERE status = 'PENDING'`).Scan(&v)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("sqlite: next expiry: %w", err)
+		return time.Time{}, fmt.Errorf("store: next expiry: %w", err)
 	}
 	return fromMillis(v), nil
 }

@@ -23,7 +23,7 @@ func (r reader) PoolLocked(ctx context.Context, pool string, afterBlock uint64) 
 	var locked sql.NullString
 	err := r.q.QueryRowContext(ctx, `SELECT locked FROM funding_pools WHERE pool = ?`, pool).Scan(&locked)
 	if err != nil && err != sql.ErrNoRows {
-		return nil, fmt.Errorf("sqlite: read pool %s: %w", pool, err)
+		return nil, fmt.Errorf("store: read pool %s: %w", pool, err)
 	}
 	if v, err := fromAmountText("locked", locked); err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ func (r reader) PoolLocked(ctx context.Context, pool string, afterBlock uint64) 
 	after := int64(min(afterBlock, math.MaxInt64)) // SQLite integers are signed
 	rows, err := r.q.QueryContext(ctx, `SELECT amount FROM funding_settles WHERE pool = ? AND block > ?`, pool, after)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: read settles of %s: %w", pool, err)
+		return nil, fmt.Errorf("store: read settles of %s: %w", pool, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -54,7 +54,7 @@ func (r reader) PoolLocked(ctx context.Context, pool string, afterBlock uint64) 
 func (r reader) PoolTotals(ctx context.Context) (map[string]*big.Int, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT pool, locked FROM funding_pools`)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: read pools: %w", err)
+		return nil, fmt.Errorf("store: read pools: %w", err)
 	}
 	defer rows.Close()
 	out := map[string]*big.Int{}
@@ -85,7 +85,7 @@ func (r reader) ReviewPolicy(ctx context.Context, merchantID string) (*cashier.R
 		return p, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: read review policy: %w", err)
+		return nil, fmt.Errorf("store: read review policy: %w", err)
 	}
 	p.UpdatedAt = fromMillis(at)
 	return p, nil
@@ -108,7 +108,7 @@ func (r reader) ServiceKey(ctx context.Context, c cashier.Chain, role cashier.Ke
 		return nil, readErr(err, "service key", cashier.Errorf(cashier.ENotFound, "no %s key for %s", role, c))
 	}
 	if k.PrivateKey, err = r.sealer.Open(sealed, keyContext(c, role)); err != nil {
-		return nil, fmt.Errorf("sqlite: %s key of %s: %w", role, c, err)
+		return nil, fmt.Errorf("store: %s key of %s: %w", role, c, err)
 	}
 	k.CreatedAt = fromMillis(at)
 	return k, nil
@@ -129,7 +129,7 @@ func (t *tx) AddPoolLock(ctx context.Context, pool string, delta *big.Int) error
 	var locked sql.NullString
 	err := t.tx.QueryRowContext(ctx, `SELECT locked FROM funding_pools WHERE pool = ?`, pool).Scan(&locked)
 	if err != nil && err != sql.ErrNoRows {
-		return fmt.Errorf("sqlite: read pool %s: %w", pool, err)
+		return fmt.Errorf("store: read pool %s: %w", pool, err)
 	}
 	if v, err := fromAmountText("locked", locked); err != nil {
 		return err
@@ -143,7 +143,7 @@ func (t *tx) AddPoolLock(ctx context.Context, pool string, delta *big.Int) error
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO funding_pools (pool, locked) VALUES (?, ?)
 		ON CONFLICT (pool) DO UPDATE SET locked = excluded.locked`, pool, cur.String())
 	if err != nil {
-		return fmt.Errorf("sqlite: write pool %s: %w", pool, err)
+		return fmt.Errorf("store: write pool %s: %w", pool, err)
 	}
 	return nil
 }
@@ -163,7 +163,7 @@ func (t *tx) AddSettle(ctx context.Context, s *cashier.Settle) error {
 func (t *tx) PruneSettles(ctx context.Context, before time.Time) (int, error) {
 	res, err := t.tx.ExecContext(ctx, `DELETE FROM funding_settles WHERE settled_at < ?`, before.UnixMilli())
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: prune settles: %w", err)
+		return 0, fmt.Errorf("store: prune settles: %w", err)
 	}
 	n, err := res.RowsAffected()
 	return int(n), err
@@ -184,7 +184,7 @@ func (t *tx) PutServiceKey(ctx context.Context, k *cashier.ServiceKey) error {
 	}
 	sealed, err := t.sealer.Seal(k.PrivateKey, keyContext(k.Chain, k.Role))
 	if err != nil {
-		return fmt.Errorf("sqlite: seal %s key: %w", k.Role, err)
+		return fmt.Errorf("store: seal %s key: %w", k.Role, err)
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO service_keys (chain, role, address, key_sealed, created_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (chain, role) DO UPDATE SET address = excluded.address, key_sealed = excluded.key_sealed, created_at = excluded.created_at`,
@@ -220,7 +220,7 @@ func scanExec(s scanner) (*cashier.PayoutExec, error) {
 	}
 	var ok bool
 	if e.Nonce, ok = new(big.Int).SetString(nonce, 10); !ok {
-		return nil, fmt.Errorf("sqlite: execution %s has nonce %q", e.ID, nonce)
+		return nil, fmt.Errorf("store: execution %s has nonce %q", e.ID, nonce)
 	}
 	if hashes != "" {
 		e.TxHashes = strings.Split(hashes, ",")
@@ -248,14 +248,14 @@ func (r reader) Exec(ctx context.Context, id string) (*cashier.PayoutExec, error
 func (r reader) OpenExecs(ctx context.Context) ([]cashier.PayoutExec, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+execCols+` FROM payout_execs WHERE state NOT IN ('done', 'failed') ORDER BY created_at, rowid`)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list executions: %w", err)
+		return nil, fmt.Errorf("store: list executions: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.PayoutExec
 	for rows.Next() {
 		e, err := scanExec(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: list executions: %w", err)
+			return nil, fmt.Errorf("store: list executions: %w", err)
 		}
 		out = append(out, *e)
 	}
@@ -265,14 +265,14 @@ func (r reader) OpenExecs(ctx context.Context) ([]cashier.PayoutExec, error) {
 func (r reader) payoutRows(ctx context.Context, query string, args ...any) ([]cashier.PayoutOrder, error) {
 	rows, err := r.q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list payout orders: %w", err)
+		return nil, fmt.Errorf("store: list payout orders: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.PayoutOrder
 	for rows.Next() {
 		o, err := scanPayout(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: list payout orders: %w", err)
+			return nil, fmt.Errorf("store: list payout orders: %w", err)
 		}
 		out = append(out, *o)
 	}

@@ -40,7 +40,7 @@ func prepare(ctx context.Context, write *sql.DB) (prepared, error) {
 	for _, q := range []string{savepoint, release, rollbackTo, insertCollection, insertEvent} {
 		s, err := write.PrepareContext(ctx, q)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: prepare %.40q: %w", q, err)
+			return nil, fmt.Errorf("store: prepare %.40q: %w", q, err)
 		}
 		p[q] = s
 	}

@@ -35,7 +35,7 @@ func (r reader) snapshot(ctx context.Context, fn func(q querier) error) error {
 	}
 	tx, err := r.snap.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: r.iso})
 	if err != nil {
-		return fmt.Errorf("sqlite: begin read: %w", err)
+		return fmt.Errorf("store: begin read: %w", err)
 	}
 	defer tx.Rollback()
 	return fn(tx)
@@ -57,11 +57,11 @@ func (r reader) scanMerchant(s scanner) (*cashier.Merchant, error) {
 	m.CreatedAt = fromMillis(created)
 	sk, err := r.sealer.Open(secret, sealContext(m.ID, "secret_key"))
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: merchant %s secret key: %w", m.ID, err)
+		return nil, fmt.Errorf("store: merchant %s secret key: %w", m.ID, err)
 	}
 	wk, err := r.sealer.Open(webhook, sealContext(m.ID, "webhook_key"))
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: merchant %s webhook key: %w", m.ID, err)
+		return nil, fmt.Errorf("store: merchant %s webhook key: %w", m.ID, err)
 	}
 	m.SecretKey, m.WebhookKey = string(sk), string(wk)
 	return &m, nil
@@ -133,19 +133,19 @@ func (r reader) Cashier(ctx context.Context, id string) (*cashier.Cashier, error
 func (r reader) CashiersByMerchant(ctx context.Context, merchantID string) ([]cashier.Cashier, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+cashierCols+` FROM cashiers WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list cashiers: %w", err)
+		return nil, fmt.Errorf("store: list cashiers: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.Cashier
 	for rows.Next() {
 		c, err := scanCashier(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: list cashiers: %w", err)
+			return nil, fmt.Errorf("store: list cashiers: %w", err)
 		}
 		out = append(out, *c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: list cashiers: %w", err)
+		return nil, fmt.Errorf("store: list cashiers: %w", err)
 	}
 	return out, nil
 }
@@ -179,19 +179,19 @@ func (r reader) Contract(ctx context.Context, id string) (*cashier.Contract, err
 func (r reader) ContractsByMerchant(ctx context.Context, merchantID string) ([]cashier.Contract, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+contractCols+` FROM contracts WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: list contracts: %w", err)
+		return nil, fmt.Errorf("store: list contracts: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.Contract
 	for rows.Next() {
 		c, err := scanContract(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: list contracts: %w", err)
+			return nil, fmt.Errorf("store: list contracts: %w", err)
 		}
 		out = append(out, *c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: list contracts: %w", err)
+		return nil, fmt.Errorf("store: list contracts: %w", err)
 	}
 	return out, nil
 }
@@ -271,7 +271,7 @@ func (r reader) Collections(ctx context.Context, f cashier.CollectionFilter) ([]
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("sqlite: list collection orders: %w", err)
+		return nil, 0, fmt.Errorf("store: list collection orders: %w", err)
 	}
 	return out, total, nil
 }
@@ -346,7 +346,7 @@ func (r reader) Payouts(ctx context.Context, f cashier.PayoutFilter) ([]cashier.
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("sqlite: list payout orders: %w", err)
+		return nil, 0, fmt.Errorf("store: list payout orders: %w", err)
 	}
 	return out, total, nil
 }

@@ -42,7 +42,7 @@ type AESSealer struct {
 // NewAESSealer returns a Sealer using the 32-byte key.
 func NewAESSealer(key []byte) (*AESSealer, error) {
 	if len(key) != MasterKeySize {
-		return nil, fmt.Errorf("sqlite: master key is %d bytes, want %d", len(key), MasterKeySize)
+		return nil, fmt.Errorf("store: master key is %d bytes, want %d", len(key), MasterKeySize)
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
@@ -72,11 +72,11 @@ func (s *AESSealer) Seal(plaintext, context []byte) ([]byte, error) {
 func (s *AESSealer) Open(sealed, context []byte) ([]byte, error) {
 	ns := s.aead.NonceSize()
 	if len(sealed) < 1+ns+s.aead.Overhead() || sealed[0] != sealV1 {
-		return nil, errors.New("sqlite: sealed value has an unknown format")
+		return nil, errors.New("store: sealed value has an unknown format")
 	}
 	p, err := s.aead.Open(nil, sealed[1:1+ns], sealed[1+ns:], context)
 	if err != nil {
-		return nil, errors.New("sqlite: cannot open sealed value (wrong master key, or moved from another row?)")
+		return nil, errors.New("store: cannot open sealed value (wrong master key, or moved from another row?)")
 	}
 	return p, nil
 }
@@ -116,7 +116,7 @@ func readMasterKey(path string) ([]byte, error) {
 		return nil, err
 	}
 	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("sqlite: master key file %s has mode %v; restrict it with chmod 600", path, fi.Mode().Perm())
+		return nil, fmt.Errorf("store: master key file %s has mode %v; restrict it with chmod 600", path, fi.Mode().Perm())
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -127,7 +127,7 @@ func readMasterKey(path string) ([]byte, error) {
 	}
 	key, err := DecodeMasterKey(string(b))
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: master key file %s: %w", path, err)
+		return nil, fmt.Errorf("store: master key file %s: %w", path, err)
 	}
 	return key, nil
 }

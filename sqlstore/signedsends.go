@@ -15,7 +15,7 @@ func (r reader) SignedSends(ctx context.Context, execID string) ([]cashier.Signe
 	rows, err := r.q.QueryContext(ctx, `SELECT tx_id, raw, expiration, created_at FROM signed_sends
 		WHERE exec_id = ? ORDER BY created_at, tx_id`, execID)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: read signed sends: %w", err)
+		return nil, fmt.Errorf("store: read signed sends: %w", err)
 	}
 	defer rows.Close()
 	var out []cashier.SignedSend
@@ -23,7 +23,7 @@ func (r reader) SignedSends(ctx context.Context, execID string) ([]cashier.Signe
 		s := cashier.SignedSend{ExecID: execID}
 		var exp, at sql.NullInt64
 		if err := rows.Scan(&s.TxID, &s.Raw, &exp, &at); err != nil {
-			return nil, fmt.Errorf("sqlite: read signed sends: %w", err)
+			return nil, fmt.Errorf("store: read signed sends: %w", err)
 		}
 		s.Expiration, s.CreatedAt = fromMillis(exp), fromMillis(at)
 		out = append(out, s)

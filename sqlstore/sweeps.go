@@ -39,7 +39,7 @@ func (db *DB) sweepCandidates(ctx context.Context, c cashier.Chain, native bool)
 			  AND (s.status IN ('PREPARED', 'SENT') OR (s.status = 'DONE' AND s.created_at >= p.confirmed_at)))
 		ORDER BY p.order_id, p.token`, c, native)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: sweep candidates: %w", err)
+		return nil, fmt.Errorf("store: sweep candidates: %w", err)
 	}
 	defer rows.Close()
 	var out []SweepCandidate
@@ -109,7 +109,7 @@ func (db *DB) Sweeps(ctx context.Context, c cashier.Chain, inFlight bool) ([]cas
 	q += ` ORDER BY status IN ('PREPARED', 'SENT') DESC, created_at DESC, id`
 	rows, err := db.read.QueryContext(ctx, q, c, c)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: sweeps: %w", err)
+		return nil, fmt.Errorf("store: sweeps: %w", err)
 	}
 	var out []cashier.Sweep
 	for rows.Next() {

@@ -31,11 +31,11 @@ func (t *tx) CreateMerchant(ctx context.Context, m *cashier.Merchant) error {
 	}
 	secret, err := t.sealer.Seal([]byte(m.SecretKey), sealContext(m.ID, "secret_key"))
 	if err != nil {
-		return fmt.Errorf("sqlite: seal secret key: %w", err)
+		return fmt.Errorf("store: seal secret key: %w", err)
 	}
 	webhook, err := t.sealer.Seal([]byte(m.WebhookKey), sealContext(m.ID, "webhook_key"))
 	if err != nil {
-		return fmt.Errorf("sqlite: seal webhook key: %w", err)
+		return fmt.Errorf("store: seal webhook key: %w", err)
 	}
 	h := apiKeyHash(m.APIKey)
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO merchants
@@ -210,14 +210,14 @@ func (t *tx) UpdatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 func (t *tx) versionBumped(ctx context.Context, res sql.Result, table, id string) error {
 	n, err := res.RowsAffected()
 	if err != nil {
-		return fmt.Errorf("sqlite: update %s: %w", table, err)
+		return fmt.Errorf("store: update %s: %w", table, err)
 	}
 	if n == 1 {
 		return nil
 	}
 	var exists bool
 	if err := t.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM `+table+` WHERE id = ?)`, id).Scan(&exists); err != nil {
-		return fmt.Errorf("sqlite: update %s: %w", table, err)
+		return fmt.Errorf("store: update %s: %w", table, err)
 	}
 	if !exists {
 		return cashier.Errorf(cashier.ENotFound, "order %s not found", id)

@@ -148,7 +148,10 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	var networks, tokens []map[string]any
 	for _, c := range []string{"ETH", "ARB", "TRON"} {
 		n := info.Networks[c]
-		nw := map[string]any{"chainId": c, "rpcUrl": n.RPCURL, "confirmations": 1, "create2Prefix": n.Create2Prefix}
+		// Three confirmations at the chains' one-second blocks keep each
+		// payout batch in flight for seconds: on a quiet machine one
+		// confirmation let every payout finish before the kill.
+		nw := map[string]any{"chainId": c, "rpcUrl": n.RPCURL, "confirmations": 3, "create2Prefix": n.Create2Prefix}
 		if c != "TRON" {
 			nw["evmChainId"] = n.ChainID
 		}
