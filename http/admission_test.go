@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -185,6 +186,8 @@ func TestOverloadRefusesExcessByWait(t *testing.T) {
 	defer func() { envWriteWait = -1 }()
 	e := newEnv(t, nil)
 	gate := make(chan struct{})
+	var release sync.Once // a failing test must let the held write go, or its cleanup waits forever
+	defer release.Do(func() { close(gate) })
 	var held atomic.Bool
 	var entered atomic.Int64
 	e.svc.Store = gatedStore{DB: e.store, entered: &entered, hold: func() {
@@ -217,7 +220,8 @@ func TestOverloadRefusesExcessByWait(t *testing.T) {
 		go func() { answers <- answer{no, create(no)} }()
 	}
 	// Every request is either answered or has its write held in front
-	// of the writer (running or queued); only then is the writer let go.
+	// of the writer (running, taken into the running group, or queued);
+	// only then is the writer let go.
 	var before []answer
 	waitFor(t, func() bool {
 		for {
@@ -229,9 +233,9 @@ func TestOverloadRefusesExcessByWait(t *testing.T) {
 			}
 			break
 		}
-		return len(before)+int(entered.Load())+e.store.WritesWaiting() == n
+		return len(before)+e.store.WritesAhead() == n
 	})
-	close(gate)
+	release.Do(func() { close(gate) })
 	var after []answer
 	for len(before)+len(after) < n {
 		after = append(after, <-answers)

@@ -136,6 +136,10 @@ func (w *groupWriter) enqueue(ctx context.Context, r *writeReq) error {
 // the group being committed.
 func (db *DB) WritesWaiting() int { return len(db.writer.queue) }
 
+// WritesAhead is the number of writes a write queued now would wait for:
+// those queued and those of the running group not yet done.
+func (db *DB) WritesAhead() int { return len(db.writer.queue) + int(db.writer.wait.remaining.Load()) }
+
 // close lets the queued writes finish and stops the writer.
 func (w *groupWriter) close() {
 	w.mu.Lock()
