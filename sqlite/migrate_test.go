@@ -13,7 +13,7 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) == 0 || ms[0].version != 1 {
+	if len(ms) == 0 || ms[0].Version != 1 {
 		t.Fatalf("migrations = %+v", ms)
 	}
 	path, key := filepath.Join(t.TempDir(), "cashier.db"), newKey(t)
@@ -29,8 +29,8 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 	if err := readPool(db).QueryRow(`SELECT count(*), max(version) FROM schema_migrations`).Scan(&n, &newest); err != nil {
 		t.Fatal(err)
 	}
-	if n != len(ms) || newest != ms[len(ms)-1].version {
-		t.Fatalf("schema_migrations has %d rows up to %d, want %d up to %d", n, newest, len(ms), ms[len(ms)-1].version)
+	if n != len(ms) || newest != ms[len(ms)-1].Version {
+		t.Fatalf("schema_migrations has %d rows up to %d, want %d up to %d", n, newest, len(ms), ms[len(ms)-1].Version)
 	}
 	if o, err := db.Collection(ctx, "o1"); err != nil || o.OrderNo != "A-1" {
 		t.Fatalf("after reopen: %v, %v", o, err)
