@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"slices"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -42,25 +41,12 @@ func (c *Client) TokenApprovals(ctx context.Context, tokens, spenders []string, 
 		}
 		topics = append(topics, common.BytesToHash(a.Bytes()))
 	}
-	var logs []types.Log
-	for start := from; start <= to; {
-		end := min(to, start+c.cfg.LogChunk-1)
-		got, err := c.approvalLogs(ctx, addrs, topics, start, end)
-		if err != nil {
-			return nil, err
-		}
-		logs = append(logs, got...)
-		if end == to {
-			break
-		}
-		start = end + 1
-	}
-	slices.SortFunc(logs, func(a, b types.Log) int {
-		if a.BlockNumber != b.BlockNumber {
-			return cmpU64(a.BlockNumber, b.BlockNumber)
-		}
-		return cmpU64(uint64(a.Index), uint64(b.Index))
+	logs, err := c.chunkedLogs(from, to, func(start, end uint64) ([]types.Log, error) {
+		return c.approvalLogs(ctx, addrs, topics, start, end)
 	})
+	if err != nil {
+		return nil, err
+	}
 	out := make([]cashier.Approval, 0, len(logs))
 	for _, l := range logs {
 		if l.Removed || len(l.Topics) != 3 || len(l.Data) != 32 {

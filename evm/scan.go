@@ -33,25 +33,12 @@ func (c *Client) TokenTransfers(ctx context.Context, tokens []string, from, to u
 		}
 		addrs = append(addrs, a)
 	}
-	var logs []types.Log
-	for start := from; start <= to; {
-		end := min(to, start+c.cfg.LogChunk-1)
-		got, err := c.allTransferLogs(ctx, addrs, start, end)
-		if err != nil {
-			return nil, err
-		}
-		logs = append(logs, got...)
-		if end == to {
-			break
-		}
-		start = end + 1
-	}
-	slices.SortFunc(logs, func(a, b types.Log) int {
-		if a.BlockNumber != b.BlockNumber {
-			return cmpU64(a.BlockNumber, b.BlockNumber)
-		}
-		return cmpU64(uint64(a.Index), uint64(b.Index))
+	logs, err := c.chunkedLogs(from, to, func(start, end uint64) ([]types.Log, error) {
+		return c.allTransferLogs(ctx, addrs, start, end)
 	})
+	if err != nil {
+		return nil, err
+	}
 	out := make([]cashier.Transfer, 0, len(logs))
 	for _, l := range logs {
 		if l.Removed || len(l.Topics) != 3 || len(l.Data) != 32 {
@@ -100,5 +87,31 @@ func (c *Client) allTransferLogs(ctx context.Context, tokens []common.Address, f
 	if err != nil {
 		return nil, fmt.Errorf("evm: transfer logs %d-%d: %w", from, to, err)
 	}
+	return logs, nil
+}
+
+// chunkedLogs runs fetch over [from, to] in ranges of at most LogChunk
+// blocks (nodes cap the range of one eth_getLogs) and returns the logs in
+// chain order.
+func (c *Client) chunkedLogs(from, to uint64, fetch func(start, end uint64) ([]types.Log, error)) ([]types.Log, error) {
+	var logs []types.Log
+	for start := from; start <= to; {
+		end := min(to, start+c.cfg.LogChunk-1)
+		got, err := fetch(start, end)
+		if err != nil {
+			return nil, err
+		}
+		logs = append(logs, got...)
+		if end == to {
+			break
+		}
+		start = end + 1
+	}
+	slices.SortFunc(logs, func(a, b types.Log) int {
+		if a.BlockNumber != b.BlockNumber {
+			return cmpU64(a.BlockNumber, b.BlockNumber)
+		}
+		return cmpU64(uint64(a.Index), uint64(b.Index))
+	})
 	return logs, nil
 }
