@@ -32,7 +32,7 @@ func (db *DB) sweepCandidates(ctx context.Context, c cashier.Chain, native bool)
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT DISTINCT p.order_id, p.merchant_id, p.to_address, p.token
 		FROM payments p
-		WHERE p.chain = ? AND p.status = 'CONFIRMED' AND (p.token = '') = ?
+		WHERE p.chain = ? AND p.status = 'CONFIRMED' AND (CASE WHEN p.token = '' THEN 1 ELSE 0 END) = ?
 		  AND NOT EXISTS (
 			SELECT 1 FROM sweep_items i JOIN sweeps s ON s.id = i.sweep_id
 			WHERE i.address = p.to_address AND s.chain = p.chain AND s.token = p.token
