@@ -89,10 +89,12 @@ func countPayouts(t *testing.T, data string, dbEnv []string, status string) (l s
 
 // TestInstancesTakeOverWork runs three `cashier serve` instances on one
 // database, with the sandbox's chains in another process. While payments
-// to collection orders are being detected and approved payouts execute, the
-// instance holding the leases is killed with SIGKILL. The others take its
-// leases over within seconds, and in the end every order is credited once,
-// every payout paid exactly once on chain, and every webhook arrived.
+// to collection orders are being detected, paid deposit addresses swept
+// and approved payouts executed, the instance holding the leases is killed
+// with SIGKILL. The others take its leases over within seconds, and in the
+// end every order is credited once, every deposit address swept, every
+// payout paid exactly once on chain, each payout contract's balance moved
+// by exactly the payouts, fees and sweeps, and every webhook arrived.
 func TestInstancesTakeOverWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox and three instances")
@@ -170,7 +172,10 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	env := append([]string{"CASHIER_MODE=sandbox", "CASHIER_REGISTRY=" + regPath,
 		"CASHIER_ETH_RPC=" + info.Networks["ETH"].RPCURL, "CASHIER_TRON_API=" + info.Networks["TRON"].RPCURL,
 		"CASHIER_LEASE_TTL=3s", "CASHIER_PAYOUT_BATCH_SIZE=4", "CASHIER_PAYOUT_WINDOW=300ms",
-		"CASHIER_METRICS_ADDR=127.0.0.1:0", "CASHIER_LOG_LEVEL=info"}, dbEnv...)
+		"CASHIER_METRICS_ADDR=127.0.0.1:0", "CASHIER_LOG_LEVEL=info",
+		// Every paid deposit address is swept into the payout contract
+		// soon after, so the sweepers' leases are taken over too.
+		"CASHIER_SWEEP_MIN=0", "CASHIER_SWEEP_INTERVAL=2s"}, dbEnv...)
 	var insts []*instanceProc
 	for i := 0; i < 3; i++ {
 		p := &instanceProc{proc: start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")}
@@ -187,7 +192,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 		insts = append(insts, p)
 	}
 	// Every one-owner lease is held, by one of the three.
-	wanted := []string{"watch/ETH", "watch/TRON", "payouts/ETH", "payouts/TRON", "expiry"}
+	wanted := []string{"watch/ETH", "watch/TRON", "payouts/ETH", "payouts/TRON", "sweep/ETH", "sweep/TRON", "expiry"}
 	var owners map[string]string
 	waitFor(t, "the leases taken", 30*time.Second, func() bool {
 		owners, _ = leaseOwners(insts[0].metrics)
@@ -208,16 +213,47 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	next := 0
 	sdk := func() *client.Client { next++; return sdks[next%len(sdks)] }
 
+	readers := map[cashier.Chain]cashier.ChainClient{}
+	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ethc.Close()
+	readers[cashier.ChainETH] = ethc
+	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
+		t.Fatal(err)
+	}
+	balance := func(c cashier.Chain, owner string) *big.Int {
+		t.Helper()
+		b, err := readers[c].TokenBalance(ctx, info.Networks[string(c)].Tokens["USDT"], owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	// The payout contracts' balances before anything is paid or swept.
+	before := map[cashier.Chain]*big.Int{}
+	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
+		before[c] = balance(c, info.Networks[string(c)].PayoutContract)
+	}
+
 	// Collection orders on ETH and TRON, half paid before the kill.
-	type order struct{ no, amount string }
+	type order struct {
+		chain             cashier.Chain
+		no, amount, depot string
+		value             *big.Int
+	}
 	var orders []order
 	for _, c := range []string{"ETH", "TRON"} {
 		for i := 0; i < 6; i++ {
-			o := order{no: fmt.Sprintf("MI-%s-%d", c, i), amount: fmt.Sprintf("%d.%02d", 2+mrand.IntN(20), mrand.IntN(100))}
-			if _, err := sdk().CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: o.no,
-				Amount: o.amount, Symbol: "USDT", ChainID: c}); err != nil {
+			o := order{chain: cashier.Chain(c), no: fmt.Sprintf("MI-%s-%d", c, i), amount: fmt.Sprintf("%d.%02d", 2+mrand.IntN(20), mrand.IntN(100))}
+			r, err := sdk().CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: o.no,
+				Amount: o.amount, Symbol: "USDT", ChainID: c})
+			if err != nil {
 				t.Fatalf("create %s: %v", o.no, err)
 			}
+			o.depot = r.Address
+			o.value, _ = cashier.ParseAmount(o.amount, 6)
 			orders = append(orders, o)
 		}
 	}
@@ -246,28 +282,8 @@ func TestInstancesTakeOverWork(t *testing.T) {
 		amountText    string
 		contractStart *big.Int
 	}
-	readers := map[cashier.Chain]cashier.ChainClient{}
-	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ethc.Close()
-	readers[cashier.ChainETH] = ethc
-	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
-		t.Fatal(err)
-	}
-	balance := func(c cashier.Chain, owner string) *big.Int {
-		t.Helper()
-		b, err := readers[c].TokenBalance(ctx, info.Networks[string(c)].Tokens["USDT"], owner)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	before := map[cashier.Chain]*big.Int{}
 	var payouts []payout
 	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
-		before[c] = balance(c, info.Networks[string(c)].PayoutContract)
 		for i := 0; i < map[cashier.Chain]int{cashier.ChainETH: 32, cashier.ChainTRON: 16}[c]; i++ {
 			var a [20]byte
 			rand.Read(a[:])
@@ -381,12 +397,18 @@ func TestInstancesTakeOverWork(t *testing.T) {
 		hookMu.Lock()
 		hooks := len(success["payment"]) + len(success["payout"])
 		hookMu.Unlock()
-		if l.Total == len(payouts) && paid == len(orders) && hooks == len(payouts)+len(orders) {
+		swept := 0
+		for _, o := range orders {
+			if balance(o.chain, o.depot).Sign() == 0 {
+				swept++
+			}
+		}
+		if l.Total == len(payouts) && paid == len(orders) && hooks == len(payouts)+len(orders) && swept == len(orders) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after the kill: %d of %d payouts SUCCESS, %d of %d orders SUCCESS, %d of %d SUCCESS webhooks",
-				l.Total, len(payouts), paid, len(orders), hooks, len(payouts)+len(orders))
+			t.Fatalf("after the kill: %d of %d payouts SUCCESS, %d of %d orders SUCCESS, %d of %d SUCCESS webhooks, %d of %d deposit addresses swept",
+				l.Total, len(payouts), paid, len(orders), hooks, len(payouts)+len(orders), swept, len(orders))
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
@@ -405,9 +427,13 @@ func TestInstancesTakeOverWork(t *testing.T) {
 		}
 	}
 	// Each payout paid exactly once on chain, with its webhook; each
-	// contract paid exactly the amounts and fees.
+	// contract paid exactly the amounts and fees, less what the sweeps of
+	// the paid deposit addresses brought in.
 	fee := big.NewInt(1_000_000) // the registry's withdrawFee: 1 token per order
 	spent := map[cashier.Chain]*big.Int{cashier.ChainETH: new(big.Int), cashier.ChainTRON: new(big.Int)}
+	for _, o := range orders {
+		spent[o.chain].Sub(spent[o.chain], o.value)
+	}
 	for _, p := range payouts {
 		if got := balance(p.chain, p.to); got.Cmp(p.amount) != 0 {
 			t.Errorf("%s recipient of %s holds %s base units, want %s", p.chain, p.no, got, p.amount)
@@ -420,7 +446,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	}
 	for c, want := range spent {
 		if got := new(big.Int).Sub(before[c], balance(c, info.Networks[string(c)].PayoutContract)); got.Cmp(want) != 0 {
-			t.Errorf("%s contract paid %s base units, want amounts plus fees %s", c, got, want)
+			t.Errorf("%s contract paid out %s base units net, want amounts plus fees less sweeps %s", c, got, want)
 		}
 	}
 	for _, p := range survivors {

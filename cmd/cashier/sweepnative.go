@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -50,8 +49,8 @@ func sweepNative(ctx context.Context, args []string, getenv func(string) string,
 	if wait < 0 {
 		return errors.New("sweep native: --wait must not be negative")
 	}
-	if _, err := os.Stat(filepath.Join(cfg.Data, app.DBFile)); err != nil {
-		return fmt.Errorf("sweep native: no database in %q: check --data", cfg.Data)
+	if err := app.NeedStore(cfg); err != nil {
+		return fmt.Errorf("sweep native: %w", err)
 	}
 	opts := app.Options{}
 	if info, err := sandbox.ReadInfo(filepath.Join(cfg.Data, sandbox.InfoFile)); err == nil {
