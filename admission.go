@@ -27,3 +27,32 @@ func RefusesWhenBusy(ctx context.Context) bool {
 type WriteLoad interface {
 	WritesBusy() bool
 }
+
+type cpuSlotKey struct{}
+
+// CPUSlot is a share of the CPUs a request holds while it computes (the
+// HTTP API's write requests hold one). Code that blocks on something other
+// than the CPU releases it for the wait, so that waiting requests do not
+// keep computing ones out.
+type CPUSlot interface {
+	Release()
+	Acquire()
+}
+
+// WithCPUSlot marks ctx as holding slot.
+func WithCPUSlot(ctx context.Context, slot CPUSlot) context.Context {
+	return context.WithValue(ctx, cpuSlotKey{}, slot)
+}
+
+// Blocking runs wait, which blocks without using the CPU (a commit, a
+// lock), with ctx's CPU slot released, if it holds one.
+func Blocking(ctx context.Context, wait func()) {
+	slot, _ := ctx.Value(cpuSlotKey{}).(CPUSlot)
+	if slot == nil {
+		wait()
+		return
+	}
+	slot.Release()
+	defer slot.Acquire()
+	wait()
+}

@@ -187,6 +187,7 @@ func (s *Service) Close() error {
 // ends, then shuts down gracefully: the listener closes, in-flight requests
 // finish (up to 15 s), in-flight deliveries get their grace period.
 func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
+	spareProc(s.Logger)
 	srv := &stdhttp.Server{
 		Handler:           s.Handler,
 		ReadHeaderTimeout: 10 * time.Second,

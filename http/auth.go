@@ -123,5 +123,9 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	case err != nil:
 		return nil, cashier.Errorf(cashier.EInvalid, "reading the request body failed: %v", err)
 	}
+	// Reading waits on the client; computing on the body needs a CPU slot.
+	if ri := info(r); ri != nil && ri.slot != nil {
+		ri.slot.take()
+	}
 	return body, nil
 }

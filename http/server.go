@@ -211,6 +211,7 @@ type server struct {
 	writes   cashier.WriteLoad
 	refusals refusalLog
 	cpu      cpuWait // CPU saturation (cpuwait.go)
+	gate     cpuGate // the Ps write requests compute on (cpugate.go)
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -253,6 +254,7 @@ type reqInfo struct {
 	limit    ratelimit.Result // most constraining rate limit counted so far
 	held     ratelimit.Result // an overflow refusal held back until authentication (Limit > 0)
 	request  string           // X-Request-Id: the caller's, or the trace
+	slot     *gateSlot        // a write request's CPU slot (cpugate.go)
 }
 
 type ctxKey struct{}
@@ -309,6 +311,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	ri.request = requestID(r, ri.trace)
 	r = r.WithContext(cashier.WithRequestID(cashier.RefuseWhenBusy(context.WithValue(r.Context(), ctxKey{}, ri)), ri.request))
+	if r.Method == http.MethodPost {
+		// The slot is taken once the body is read (readBody).
+		ri.slot = &gateSlot{g: &s.gate}
+		r = r.WithContext(cashier.WithCPUSlot(r.Context(), ri.slot))
+		defer ri.slot.done()
+	}
 	sw := &statusWriter{ResponseWriter: w}
 	sw.Header().Set("X-Request-Id", ri.request)
 	setSecurityHeaders(sw.Header())

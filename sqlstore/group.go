@@ -100,7 +100,8 @@ func (w *groupWriter) do(ctx context.Context, fn func(*sql.Tx) error) error {
 	// answer even if ctx ends keeps "returned an error" meaning "not
 	// stored" (the writer skips requests whose ctx has ended, and fn's
 	// statements see ctx too).
-	res := <-r.done
+	var res writeResult
+	cashier.Blocking(ctx, func() { res = <-r.done })
 	if res.panicked {
 		panic(res.panicVal)
 	}

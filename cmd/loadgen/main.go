@@ -63,6 +63,7 @@ func run(args []string, out io.Writer) error {
 	conns := fs.Int("conns", 256, "keep-alive connections at most")
 	chain := fs.String("chain", "ETH", "network of the orders: ETH, ARB or TRON")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
+	every := fs.Duration("every", 0, "also print the figures for each interval this long of the schedule (0: only the totals)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -107,12 +108,23 @@ func run(args []string, out io.Writer) error {
 		mu      sync.Mutex
 		created []time.Duration
 		refused []time.Duration
+		slots   = map[int]*[2][]time.Duration{} // interval → created, refused
 		reasons = map[string]int{}
 		errs    = map[string]int{}
 		wg      sync.WaitGroup
 	)
 	fmt.Fprintf(out, "offering %d creates at %.0f/s to %s (%d connections at most)\n", total, *rate, t.BaseURL, *conns)
 	interval := time.Duration(float64(time.Second) / *rate)
+	slot := func(at time.Duration) *[2][]time.Duration { // called under mu
+		k := 0
+		if *every > 0 {
+			k = int(at / *every)
+		}
+		if slots[k] == nil {
+			slots[k] = new([2][]time.Duration)
+		}
+		return slots[k]
+	}
 	start, cpu0 := time.Now(), cpuTime()
 	for i := 0; i < total; i++ {
 		due := start.Add(time.Duration(i) * interval)
@@ -138,8 +150,10 @@ func run(args []string, out io.Writer) error {
 					return
 				}
 				created = append(created, lat)
+				slot(due.Sub(start))[0] = append(slot(due.Sub(start))[0], lat)
 			case client.IsCode(err, "000503"):
 				refused = append(refused, lat)
+				slot(due.Sub(start))[1] = append(slot(due.Sub(start))[1], lat)
 				var ce *client.Error
 				if errors.As(err, &ce) {
 					reasons[ce.Message]++
@@ -168,6 +182,12 @@ func run(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "refused with 503: %d: p50 %s  p99 %s\n", len(refused), pct(refused, 0.50), pct(refused, 0.99))
 	for msg, n := range reasons {
 		fmt.Fprintf(out, "  %d × %s\n", n, msg)
+	}
+	for k := 0; *every > 0 && k <= int(sent / *every); k++ {
+		if sl := slots[k]; sl != nil {
+			fmt.Fprintf(out, "  from %s: created %d (p50 %s, p99 %s), refused %d (p50 %s, p99 %s)\n", time.Duration(k)**every,
+				len(sl[0]), pct(sl[0], 0.5), pct(sl[0], 0.99), len(sl[1]), pct(sl[1], 0.5), pct(sl[1], 0.99))
+		}
 	}
 	// The generator must not be the bottleneck: a sender behind its
 	// schedule, or a process near the cores it may use, inflates every

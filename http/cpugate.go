@@ -1,0 +1,87 @@
+package http
+
+import (
+	"runtime"
+	"sync"
+)
+
+// cpuGate lets write requests compute on all but one of the Go scheduler's
+// Ps at a time (app gives the process one P more than its CPUs). The free P
+// is what reads new requests while the others compute: a Go process whose
+// Ps are all busy polls the network only every 10 ms, so without it every
+// request under overload, even one refused at once, would first wait up to
+// 10 ms to be read and then queue behind the creates running. Requests
+// release their slot while they wait for a commit (cashier.Blocking). Slots
+// are handed over first come, first served.
+type cpuGate struct {
+	mu      sync.Mutex
+	busy    int
+	waiters []chan struct{}
+}
+
+func gateSize() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+
+// Acquire waits for a slot, after the others waiting.
+func (g *cpuGate) Acquire() {
+	g.mu.Lock()
+	if g.busy < gateSize() {
+		g.busy++
+		g.mu.Unlock()
+		return
+	}
+	ch := make(chan struct{})
+	g.waiters = append(g.waiters, ch)
+	g.mu.Unlock()
+	<-ch
+}
+
+// Release hands the slot to the longest waiter, or frees it.
+func (g *cpuGate) Release() {
+	g.mu.Lock()
+	if len(g.waiters) > 0 {
+		ch := g.waiters[0]
+		g.waiters = g.waiters[1:]
+		g.mu.Unlock()
+		close(ch) // the slot passes to the waiter: busy is unchanged
+		return
+	}
+	g.busy--
+	g.mu.Unlock()
+}
+
+// gateSlot is a write request's place at the gate: taken once its body is
+// read, released while it waits for a commit (cashier.Blocking), given
+// back when it ends.
+type gateSlot struct {
+	g    *cpuGate
+	held bool
+}
+
+// take waits for a slot. The wait is bounded by the requests admitted
+// (admission.go), not here: a burst of creates must queue, not be refused.
+func (s *gateSlot) take() {
+	if !s.held {
+		s.g.Acquire()
+		s.held = true
+	}
+}
+
+func (s *gateSlot) Release() {
+	if s.held {
+		s.g.Release()
+	}
+}
+
+func (s *gateSlot) Acquire() {
+	if s.held {
+		s.g.Acquire()
+	}
+}
+
+// done gives the slot back at the end of the request.
+func (s *gateSlot) done() {
+	if s.held {
+		s.held = false
+		s.g.Release()
+	}
+}

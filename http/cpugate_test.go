@@ -1,0 +1,83 @@
+package http
+
+import (
+	"context"
+	"net/http"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+)
+
+// Slots beyond the gate's size are handed over in arrival order, one per
+// release, and a release with nobody waiting frees the slot.
+func TestCPUGateHandsOverInOrder(t *testing.T) {
+	var g cpuGate
+	size := gateSize()
+	for i := 0; i < size; i++ {
+		g.Acquire()
+	}
+	got := make(chan int, 3)
+	for i := 0; i < 3; i++ {
+		go func() { g.Acquire(); got <- i }()
+		waitFor(t, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiters) == i+1 })
+	}
+	select {
+	case i := <-got:
+		t.Fatalf("waiter %d got a slot while all were held", i)
+	case <-time.After(20 * time.Millisecond):
+	}
+	for want := 0; want < 3; want++ {
+		g.Release()
+		if i := <-got; i != want {
+			t.Fatalf("slot went to waiter %d, want %d", i, want)
+		}
+	}
+	for i := 0; i < size; i++ { // the slots held: handed over, not added
+		g.Release()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.busy != 0 || len(g.waiters) != 0 {
+		t.Fatalf("after every release: busy %d, %d waiting", g.busy, len(g.waiters))
+	}
+}
+
+// A request waiting for its commit does not hold a slot: cashier.Blocking
+// releases it for the wait and takes it back after.
+func TestBlockingReleasesTheSlot(t *testing.T) {
+	var g cpuGate
+	slot := &gateSlot{g: &g}
+	for i := 0; i < gateSize()-1; i++ {
+		g.Acquire()
+	}
+	slot.take()
+	ctx := cashier.WithCPUSlot(context.Background(), slot)
+	cashier.Blocking(ctx, func() {
+		done := make(chan struct{})
+		go func() { g.Acquire(); g.Release(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("the slot was not released during the wait")
+		}
+	})
+	if g.busy != gateSize() {
+		t.Fatalf("after the wait %d slots busy, want %d (taken back)", g.busy, gateSize())
+	}
+	slot.done()
+	if g.busy != gateSize()-1 {
+		t.Fatalf("after done %d slots busy, want %d", g.busy, gateSize()-1)
+	}
+}
+
+// A client that sends its headers but not its body holds no CPU slot:
+// with every slot's worth of such clients connected, a create is served.
+func TestSlowBodiesDoNotHoldTheGate(t *testing.T) {
+	e := newEnv(t, nil)
+	release := holdRequests(t, e, runtime.GOMAXPROCS(0)+1)
+	defer release()
+	r := e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": "GATE-1"}), secretKey, ms(e.clock.Now()))})
+	checkEnvelope(t, r, "200")
+}
