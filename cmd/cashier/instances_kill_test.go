@@ -213,24 +213,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	next := 0
 	sdk := func() *client.Client { next++; return sdks[next%len(sdks)] }
 
-	readers := map[cashier.Chain]cashier.ChainClient{}
-	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ethc.Close()
-	readers[cashier.ChainETH] = ethc
-	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
-		t.Fatal(err)
-	}
-	balance := func(c cashier.Chain, owner string) *big.Int {
-		t.Helper()
-		b, err := readers[c].TokenBalance(ctx, info.Networks[string(c)].Tokens["USDT"], owner)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	balance := usdtBalances(t, info)
 	// The payout contracts' balances before anything is paid or swept.
 	before := map[cashier.Chain]*big.Int{}
 	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
@@ -451,5 +434,29 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	}
 	for _, p := range survivors {
 		p.stop(t)
+	}
+}
+
+// usdtBalances returns a reader of USDT balances on the sandbox's ETH and
+// TRON chains, through the service's own chain clients.
+func usdtBalances(t *testing.T, info *sandbox.Info) func(c cashier.Chain, owner string) *big.Int {
+	t.Helper()
+	readers := map[cashier.Chain]cashier.ChainClient{}
+	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ethc.Close)
+	readers[cashier.ChainETH] = ethc
+	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
+		t.Fatal(err)
+	}
+	return func(c cashier.Chain, owner string) *big.Int {
+		t.Helper()
+		b, err := readers[c].TokenBalance(context.Background(), info.Networks[string(c)].Tokens["USDT"], owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
 	}
 }

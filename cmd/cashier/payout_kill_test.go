@@ -20,8 +20,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/devchain"
-	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/sandbox"
 	"github.com/stablecashier/cashier/tron"
 )
@@ -71,24 +69,7 @@ func TestPayoutsSurviveKills(t *testing.T) {
 		orderNo   string
 		amountStr string
 	}
-	readers := map[cashier.Chain]cashier.ChainClient{}
-	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ethc.Close()
-	readers[cashier.ChainETH] = ethc
-	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
-		t.Fatal(err)
-	}
-	balance := func(c cashier.Chain, owner string) *big.Int {
-		t.Helper()
-		b, err := readers[c].TokenBalance(ctx, info.Networks[string(c)].Tokens["USDT"], owner)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	balance := usdtBalances(t, info)
 	counts := map[cashier.Chain]int{cashier.ChainETH: 24, cashier.ChainTRON: 16}
 	before := map[cashier.Chain]*big.Int{}
 	var all []payout

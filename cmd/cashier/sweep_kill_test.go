@@ -22,10 +22,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
-	"github.com/stablecashier/cashier/devchain"
-	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/sandbox"
-	"github.com/stablecashier/cashier/tron"
 )
 
 // TestSweepsSurviveKills runs the sandbox's chains in one process and the
@@ -66,24 +63,7 @@ func TestSweepsSurviveKills(t *testing.T) {
 		t.Fatal(err)
 	}
 	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
-	readers := map[cashier.Chain]cashier.ChainClient{}
-	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ethc.Close()
-	readers[cashier.ChainETH] = ethc
-	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
-		t.Fatal(err)
-	}
-	balance := func(c cashier.Chain, owner string) *big.Int {
-		t.Helper()
-		b, err := readers[c].TokenBalance(ctx, info.Networks[string(c)].Tokens["USDT"], owner)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	balance := usdtBalances(t, info)
 
 	type order struct {
 		chain   cashier.Chain
