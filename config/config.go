@@ -139,6 +139,9 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 			fs.Func(f.flag, usage+")", func(v string) error { explicit[f.flag] = true; return set(v) })
 		}
 	}
+	if fs.Name() != "serve" && fs.Name() != "sandbox" {
+		fs.Usage = func() { briefUsage(fs, fields) }
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -146,6 +149,26 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 		return nil, err
 	}
 	return fs.Args(), c.Validate()
+}
+
+// briefUsage is the -h of a command that is not the service: its own flags
+// and where its data is, not the forty settings of the service, which it
+// accepts too but rarely needs.
+func briefUsage(fs *flag.FlagSet, fields []field) {
+	setting := map[string]bool{}
+	for _, f := range fields {
+		setting[f.flag] = true
+	}
+	own := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	own.SetOutput(fs.Output())
+	fs.VisitAll(func(f *flag.Flag) {
+		if !setting[f.Name] || f.Name == "data" || f.Name == "database-url" {
+			own.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	fmt.Fprintf(fs.Output(), "Usage of %s:\n", fs.Name())
+	own.PrintDefaults()
+	fmt.Fprintln(fs.Output(), "Every setting that `cashier serve -h` lists is accepted too, as a flag or from its environment variable.")
 }
 
 // Validate checks values that have a fixed set of choices.

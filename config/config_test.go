@@ -1,6 +1,8 @@
 package config
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -206,5 +208,33 @@ func TestRememberedSettings(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, SettingsFile), []byte(`{"addr":"0.0.0.0:1"}`), 0o600)
 	if c := load([]string{"--data", dir}, nil); c.Addr != Default().Addr {
 		t.Fatalf("addr taken from the file: %s", c.Addr)
+	}
+}
+
+// An operator command's -h lists its own flags and the data location, not
+// every service setting; serve's lists them all.
+func TestBriefUsageOfOperatorCommands(t *testing.T) {
+	help := func(name string) string {
+		var out bytes.Buffer
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		fs.SetOutput(&out)
+		fs.String("status", "", "order status")
+		cfg := Default()
+		if _, err := cfg.Load(fs, []string{"-h"}, func(string) string { return "" }); !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("%s -h: %v", name, err)
+		}
+		return out.String()
+	}
+	brief := help("payout list")
+	for _, want := range []string{"-status", "-data", "-database-url", "cashier serve -h"} {
+		if !strings.Contains(brief, want) {
+			t.Errorf("payout list -h lacks %q:\n%s", want, brief)
+		}
+	}
+	if strings.Contains(brief, "-eth-rpc") {
+		t.Errorf("payout list -h lists the service's settings:\n%s", brief)
+	}
+	if full := help("serve"); !strings.Contains(full, "-eth-rpc") || !strings.Contains(full, "-status") {
+		t.Errorf("serve -h lacks the settings:\n%s", full)
 	}
 }
