@@ -4,16 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"math/big"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/sqlstore/storetest"
 )
 
 // t0 has millisecond precision, the precision the store keeps.
-var t0 = time.Date(2026, 3, 14, 15, 9, 26, 535_000_000, time.UTC)
+var t0 = storetest.SeedTime
 
 func newKey(t testing.TB) []byte {
 	t.Helper()
@@ -47,32 +46,7 @@ func openTest(t testing.TB) *DB {
 	return db
 }
 
-func seed(t testing.TB, db *DB) {
-	t.Helper()
-	mustUpdate(t, db, func(tx cashier.Tx) error {
-		for _, n := range []string{"1", "2"} {
-			if err := tx.CreateMerchant(ctx, &cashier.Merchant{
-				ID: "m" + n, Name: "Merchant " + n, APIKey: "ak_live_0123456789abcdef" + n,
-				SecretKey: "sk_" + n, WebhookKey: "wk_" + n, Status: cashier.MerchantActive, CreatedAt: t0,
-			}); err != nil {
-				return err
-			}
-			if err := tx.CreateCashier(ctx, &cashier.Cashier{
-				ID: "c" + n, MerchantID: "m" + n, Name: "Shop " + n, WebhookURL: "https://shop" + n + ".example/hook",
-				Status: cashier.CashierActive, CreatedAt: t0,
-			}); err != nil {
-				return err
-			}
-			if err := tx.CreateContract(ctx, &cashier.Contract{
-				ID: "k" + n, MerchantID: "m" + n, Chain: cashier.ChainETH, Address: "0x00000000000000000000000000000000000000a" + n,
-				Status: cashier.ContractActive, CreatedAt: t0,
-			}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
+func seed(t testing.TB, db *DB) { storetest.Seed(t, db) }
 
 var ctx = context.Background()
 
@@ -90,20 +64,7 @@ func wantCode(t testing.TB, err error, code cashier.Code) {
 	}
 }
 
-func collection(id, merchant, orderNo string, created time.Time) *cashier.CollectionOrder {
-	cashierID := "c1"
-	if merchant == "m2" {
-		cashierID = "c2"
-	}
-	return &cashier.CollectionOrder{
-		ID: id, MerchantID: merchant, CashierID: cashierID, OrderNo: orderNo, CustNo: "cust-" + orderNo,
-		Chain: cashier.ChainTRON, Symbol: "USDT", Decimals: 6,
-		Amount: big.NewInt(100_500_000), PaidAmount: new(big.Int),
-		DepositAddress: "TXYZ" + id, RedirectURL: "https://shop.example/done",
-		Status: cashier.CollectionPending, ExpireAt: created.Add(30 * time.Minute),
-		CreatedAt: created, UpdatedAt: created,
-	}
-}
+var collection = storetest.Collection
 
 func createCollection(t testing.TB, db *DB, o *cashier.CollectionOrder) {
 	t.Helper()

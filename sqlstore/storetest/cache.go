@@ -75,7 +75,7 @@ func testCacheTTLBoundsOtherProcessesWrites(t *testing.T) {
 	path := newLocation(t)
 	key := newKey(t)
 	db := openAt(t, path, key)
-	seed(t, db)
+	Seed(t, db)
 	other := openAt(t, path, key)
 	var mu sync.Mutex
 	now := time.Now()
@@ -108,7 +108,7 @@ func testCacheOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := openWith(t, newLocation(t), sqlstore.Options{Sealer: s, CacheTTL: -1})
-	seed(t, db)
+	Seed(t, db)
 	if _, err := db.Cashier(ctx, "c1"); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,10 @@ import (
 )
 
 // t0 has millisecond precision, the precision the store keeps.
-var t0 = time.Date(2026, 3, 14, 15, 9, 26, 535_000_000, time.UTC)
+// SeedTime is when Seed's rows were created.
+var SeedTime = time.Date(2026, 3, 14, 15, 9, 26, 535_000_000, time.UTC)
+
+var t0 = SeedTime
 
 func newKey(t testing.TB) []byte {
 	t.Helper()
@@ -54,11 +57,14 @@ func newLocation(t testing.TB) string {
 func openTest(t testing.TB) *sqlstore.DB {
 	t.Helper()
 	db := openAt(t, newLocation(t), newKey(t))
-	seed(t, db)
+	Seed(t, db)
 	return db
 }
 
-func seed(t testing.TB, db *sqlstore.DB) {
+// Seed writes merchant m1 with cashier c1 and contract k1, and merchant m2
+// with cashier c2 and contract k2, created at SeedTime: the fixture every
+// store test starts from, shared with the dialects' own tests.
+func Seed(t testing.TB, db *sqlstore.DB) {
 	t.Helper()
 	mustUpdate(t, db, func(tx cashier.Tx) error {
 		for _, n := range []string{"1", "2"} {
@@ -101,7 +107,9 @@ func wantCode(t testing.TB, err error, code cashier.Code) {
 	}
 }
 
-func collection(id, merchant, orderNo string, created time.Time) *cashier.CollectionOrder {
+// Collection is a PENDING collection order of merchant (m1 or m2, through
+// its cashier) for 100.5 USDT on TRON, created at created.
+func Collection(id, merchant, orderNo string, created time.Time) *cashier.CollectionOrder {
 	cashierID := "c1"
 	if merchant == "m2" {
 		cashierID = "c2"

@@ -20,7 +20,7 @@ func testNumericIDs(t *testing.T) {
 		t.Fatalf("cashier c1: %d, %v", n, err)
 	}
 	for i, id := range []string{"co_a", "co_b", "co_c"} {
-		o := collection(id, "m1", "N"+id, t0.Add(time.Duration(i)*time.Second))
+		o := Collection(id, "m1", "N"+id, t0.Add(time.Duration(i)*time.Second))
 		mustUpdate(t, db, func(x cashier.Tx) error {
 			if err := x.CreateCollection(ctx, o); err != nil {
 				return err

@@ -253,7 +253,7 @@ func testDeliveryLogAndResend(t *testing.T) {
 func testConcurrentClaims(t *testing.T) {
 	loc, key := newLocation(t), newKey(t)
 	db := openAt(t, loc, key)
-	seed(t, db)
+	Seed(t, db)
 	stores := []*sqlstore.DB{db, openAt(t, loc, key), openAt(t, loc, key)}
 	const n = 60
 	var es []*cashier.Event

@@ -13,8 +13,8 @@ import (
 // answer through their indexes; the cursor round-trips.
 func testPaymentsAndWatcherLookups(t *testing.T) {
 	db := openTest(t)
-	a := collection("co_a", "m1", "A", t0)
-	b := collection("co_b", "m1", "B", t0.Add(time.Second))
+	a := Collection("co_a", "m1", "A", t0)
+	b := Collection("co_b", "m1", "B", t0.Add(time.Second))
 	b.ExpireAt = t0.Add(time.Minute)
 	a.PayTime = t0.Add(5 * time.Second)
 	createCollection(t, db, a)

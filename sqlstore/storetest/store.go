@@ -180,7 +180,7 @@ func testCashiersAndContracts(t *testing.T) {
 func testCollectionRoundTrip(t *testing.T) {
 	db := openTest(t)
 	huge, _ := new(big.Int).SetString("115792089237316195423570985008687907853269984665640564039457584007913129639935", 10) // 2^256-1
-	o := collection("o1", "m1", "A-1", t0)
+	o := Collection("o1", "m1", "A-1", t0)
 	o.Amount = huge
 	o.PaidAmount = nil
 	createCollection(t, db, o)
@@ -205,7 +205,7 @@ func testCollectionRoundTrip(t *testing.T) {
 	wantCode(t, err, cashier.ENotFound)
 
 	// The same order number is fine for another merchant, and for a payout.
-	createCollection(t, db, collection("o2", "m2", "A-1", t0))
+	createCollection(t, db, Collection("o2", "m2", "A-1", t0))
 	createPayout(t, db, payout("p1", "m1", "A-1", t0))
 
 	for _, bad := range []func(*cashier.CollectionOrder){
@@ -213,12 +213,12 @@ func testCollectionRoundTrip(t *testing.T) {
 		func(o *cashier.CollectionOrder) { o.CreatedAt = time.Time{} },
 		func(o *cashier.CollectionOrder) { o.CashierID = "ghost" },
 	} {
-		o := collection("o3", "m1", "A-3", t0)
+		o := Collection("o3", "m1", "A-3", t0)
 		bad(o)
 		err := db.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCollection(ctx, o) })
 		wantCode(t, err, cashier.EInvalid)
 	}
-	o3 := collection("o3", "m1", "A-3", t0)
+	o3 := Collection("o3", "m1", "A-3", t0)
 	o3.Amount = big.NewInt(-1)
 	err = db.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCollection(ctx, o3) })
 	wantCode(t, err, cashier.EInvalidAmount)
@@ -231,7 +231,7 @@ func testCollectionRoundTrip(t *testing.T) {
 func testCreateCollectionDuplicateRace(t *testing.T) {
 	path, key := newLocation(t), newKey(t)
 	db := openAt(t, path, key)
-	seed(t, db)
+	Seed(t, db)
 	// A second handle on the same file stands for a second process: its
 	// writes meet the first handle's in SQLite's file lock, not in the pool.
 	other := openAt(t, path, key)
@@ -247,7 +247,7 @@ func testCreateCollectionDuplicateRace(t *testing.T) {
 			if i%2 == 1 {
 				h = other
 			}
-			o := collection(fmt.Sprintf("race-%d", i), "m1", "SAME", t0)
+			o := Collection(fmt.Sprintf("race-%d", i), "m1", "SAME", t0)
 			errs[i] = h.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCollection(ctx, o) })
 		}()
 	}
@@ -301,7 +301,7 @@ func testCreatePayoutDuplicateRace(t *testing.T) {
 
 func testUpdateCollectionOptimistic(t *testing.T) {
 	db := openTest(t)
-	createCollection(t, db, collection("o1", "m1", "A-1", t0))
+	createCollection(t, db, Collection("o1", "m1", "A-1", t0))
 
 	a, _ := db.Collection(ctx, "o1")
 	b, _ := db.Collection(ctx, "o1")
@@ -345,7 +345,7 @@ func testUpdateCollectionOptimistic(t *testing.T) {
 		t.Fatalf("after two updates: version %d custNo %q", got.Version, got.CustNo)
 	}
 
-	ghost := collection("ghost", "m1", "G", t0)
+	ghost := Collection("ghost", "m1", "G", t0)
 	err = db.Update(ctx, func(tx cashier.Tx) error { return tx.UpdateCollection(ctx, ghost) })
 	wantCode(t, err, cashier.ENotFound)
 	ghost.ID = ""
@@ -419,15 +419,15 @@ func testCollectionsFilter(t *testing.T) {
 	db := openTest(t)
 	// o0..o5 for m1, a minute apart; o2 and o4 succeeded; x1 belongs to m2.
 	for i := range 6 {
-		o := collection(fmt.Sprintf("o%d", i), "m1", fmt.Sprintf("N%d", i), t0.Add(time.Duration(i)*time.Minute))
+		o := Collection(fmt.Sprintf("o%d", i), "m1", fmt.Sprintf("N%d", i), t0.Add(time.Duration(i)*time.Minute))
 		if i == 2 || i == 4 {
 			o.Status = cashier.CollectionSuccess
 		}
 		createCollection(t, db, o)
 	}
-	createCollection(t, db, collection("x1", "m2", "N1", t0.Add(3*time.Minute)))
+	createCollection(t, db, Collection("x1", "m2", "N1", t0.Add(3*time.Minute)))
 	// Same millisecond as o5: insertion order breaks the tie.
-	createCollection(t, db, collection("o6", "m1", "N6", t0.Add(5*time.Minute)))
+	createCollection(t, db, Collection("o6", "m1", "N6", t0.Add(5*time.Minute)))
 
 	id := func(o cashier.CollectionOrder) string { return o.ID }
 	for _, tc := range []struct {
@@ -460,7 +460,7 @@ func testCollectionsFilter(t *testing.T) {
 
 	// Inside a transaction the list sees the transaction's own writes.
 	mustUpdate(t, db, func(tx cashier.Tx) error {
-		if err := tx.CreateCollection(ctx, collection("o7", "m1", "N7", t0.Add(time.Hour))); err != nil {
+		if err := tx.CreateCollection(ctx, Collection("o7", "m1", "N7", t0.Add(time.Hour))); err != nil {
 			return err
 		}
 		list, total, err := tx.Collections(ctx, cashier.CollectionFilter{MerchantID: "m1", Page: 1, PageSize: 1})
@@ -518,7 +518,7 @@ func testUpdateRollsBack(t *testing.T) {
 	db := openTest(t)
 	boom := errors.New("boom")
 	err := db.Update(ctx, func(tx cashier.Tx) error {
-		if err := tx.CreateCollection(ctx, collection("o1", "m1", "A-1", t0)); err != nil {
+		if err := tx.CreateCollection(ctx, Collection("o1", "m1", "A-1", t0)); err != nil {
 			return err
 		}
 		// Inside, the transaction sees its write; the read pool does not.
@@ -543,7 +543,7 @@ func testUpdateRollsBack(t *testing.T) {
 			}
 		}()
 		db.Update(ctx, func(tx cashier.Tx) error {
-			if err := tx.CreateCollection(ctx, collection("o2", "m1", "A-2", t0)); err != nil {
+			if err := tx.CreateCollection(ctx, Collection("o2", "m1", "A-2", t0)); err != nil {
 				return err
 			}
 			panic("kaboom")
@@ -555,12 +555,12 @@ func testUpdateRollsBack(t *testing.T) {
 	// The write connection was released: the next Update works, and a
 	// duplicate inside a transaction leaves the transaction usable.
 	mustUpdate(t, db, func(tx cashier.Tx) error {
-		if err := tx.CreateCollection(ctx, collection("o3", "m1", "A-3", t0)); err != nil {
+		if err := tx.CreateCollection(ctx, Collection("o3", "m1", "A-3", t0)); err != nil {
 			return err
 		}
-		err := tx.CreateCollection(ctx, collection("o4", "m1", "A-3", t0))
+		err := tx.CreateCollection(ctx, Collection("o4", "m1", "A-3", t0))
 		wantCode(t, err, cashier.EDuplicate)
-		return tx.CreateCollection(ctx, collection("o5", "m1", "A-5", t0))
+		return tx.CreateCollection(ctx, Collection("o5", "m1", "A-5", t0))
 	})
 	if _, total, _ := db.Collections(ctx, cashier.CollectionFilter{MerchantID: "m1"}); total != 2 {
 		t.Fatalf("%d orders, want 2", total)
@@ -588,7 +588,7 @@ func testConcurrentWriters(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			o := collection(fmt.Sprintf("o%d", i), "m1", fmt.Sprintf("N%d", i), t0)
+			o := Collection(fmt.Sprintf("o%d", i), "m1", fmt.Sprintf("N%d", i), t0)
 			errs <- db.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCollection(ctx, o) })
 			if _, _, err := db.Collections(ctx, cashier.CollectionFilter{MerchantID: "m1", PageSize: 5}); err != nil {
 				errs <- err
