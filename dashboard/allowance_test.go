@@ -3,16 +3,13 @@ package dashboard_test
 import (
 	"context"
 	"math/big"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/orders"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // A contract's approving wallets show the allowance the chain watcher
@@ -20,17 +17,8 @@ import (
 // what is left for new ones.
 func TestContractShowsRecordedAllowance(t *testing.T) {
 	ctx := context.Background()
-	cfg := config.Default()
-	cfg.Data = t.TempDir()
-	sb, err := sandbox.Start(ctx, sandbox.Options{Config: cfg, FreePorts: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
+	sb, e := newSandboxEnv(t)
 	info := sb.Info
-	srv := httptest.NewServer(sb.Service.Handler) // watchers are driven by the test; nothing executes
-	defer srv.Close()
-	e := &env{t: t, srv: srv, svc: sb.Service}
 	rounds := func() {
 		t.Helper()
 		for _, w := range sb.Service.Watchers {

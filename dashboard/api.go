@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -189,20 +190,12 @@ func (s *Server) apiRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		out := []map[string]any{}
-		for _, m := range merchants {
-			out = append(out, map[string]any{"merchantId": m.ID, "name": m.Name, "status": m.Status, "createdAt": ms(m.CreatedAt)})
-		}
-		return out, nil
+		return rowsJSON(merchants, func(m *cashier.Merchant) map[string]any {
+			return map[string]any{"merchantId": m.ID, "name": m.Name, "status": m.Status, "createdAt": ms(m.CreatedAt)}
+		}), nil
 	})
 	s.api("POST "+apiPrefix+"keys/rotate", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
-		var in struct {
-			MerchantID string `json:"merchantId"`
-		}
-		if err := decode(r, &in); err != nil {
-			return nil, err
-		}
-		mid, err := s.merchantOf(r.Context(), a, in.MerchantID)
+		mid, err := s.bodyMerchant(r, a)
 		if err != nil {
 			return nil, err
 		}
@@ -217,13 +210,7 @@ func (s *Server) apiRoutes() {
 		return k, nil
 	})
 	s.api("POST "+apiPrefix+"keys/revoke", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
-		var in struct {
-			MerchantID string `json:"merchantId"`
-		}
-		if err := decode(r, &in); err != nil {
-			return nil, err
-		}
-		mid, err := s.merchantOf(r.Context(), a, in.MerchantID)
+		mid, err := s.bodyMerchant(r, a)
 		if err != nil {
 			return nil, err
 		}
@@ -233,19 +220,11 @@ func (s *Server) apiRoutes() {
 		return s.done(w, r, "keys.revoked", map[string]any{"merchantId": mid, "status": cashier.MerchantDisabled})
 	})
 	s.api("GET "+apiPrefix+"cashiers", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
-		mid, err := s.merchantOf(r.Context(), a, r.URL.Query().Get("merchantId"))
+		cs, err := merchantRows(s, r, a, cashier.AccountStore.CashiersByMerchant)
 		if err != nil {
 			return nil, err
 		}
-		cs, err := s.Store.CashiersByMerchant(r.Context(), mid)
-		if err != nil {
-			return nil, err
-		}
-		out := []map[string]any{}
-		for _, c := range cs {
-			out = append(out, cashierJSON(&c))
-		}
-		return out, nil
+		return rowsJSON(cs, cashierJSON), nil
 	})
 	s.api("POST "+apiPrefix+"cashiers/{id}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		var in CashierChange
@@ -275,19 +254,11 @@ func (s *Server) apiRoutes() {
 		return s.done(w, r, notice, out)
 	})
 	s.api("GET "+apiPrefix+"contracts", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
-		mid, err := s.merchantOf(r.Context(), a, r.URL.Query().Get("merchantId"))
+		ks, err := merchantRows(s, r, a, cashier.AccountStore.ContractsByMerchant)
 		if err != nil {
 			return nil, err
 		}
-		ks, err := s.Store.ContractsByMerchant(r.Context(), mid)
-		if err != nil {
-			return nil, err
-		}
-		out := []map[string]any{}
-		for _, k := range ks {
-			out = append(out, s.contractJSON(r, &k))
-		}
-		return out, nil
+		return rowsJSON(ks, func(k *cashier.Contract) map[string]any { return s.contractJSON(r, k) }), nil
 	})
 	s.api("POST "+apiPrefix+"contracts", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		var in ContractRequest
@@ -300,21 +271,7 @@ func (s *Server) apiRoutes() {
 		}
 		return s.done(w, r, "contract.saved", map[string]any{"contractId": k.ID, "chainId": k.Chain, "address": k.Address})
 	})
-	s.api("GET "+apiPrefix+"collections", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
-		f, err := s.search(r, a)
-		if err != nil {
-			return nil, err
-		}
-		os, total, err := s.Store.SearchCollections(r.Context(), f)
-		if err != nil {
-			return nil, err
-		}
-		list := []map[string]any{}
-		for _, o := range os {
-			list = append(list, collectionJSON(&o))
-		}
-		return map[string]any{"list": list, "total": total, "page": f.Page, "pageSize": f.PageSize}, nil
-	})
+	s.api("GET "+apiPrefix+"collections", orderList(s, cashier.AccountStore.SearchCollections, collectionJSON))
 	s.api("GET "+apiPrefix+"collections/{id}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		o, err := s.Store.Collection(r.Context(), r.PathValue("id"))
 		if err != nil || !a.mayReadMerchant(o.MerchantID) {
@@ -329,21 +286,7 @@ func (s *Server) apiRoutes() {
 		}
 		return out, nil
 	})
-	s.api("GET "+apiPrefix+"payouts", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
-		f, err := s.search(r, a)
-		if err != nil {
-			return nil, err
-		}
-		ps, total, err := s.Store.SearchPayouts(r.Context(), f)
-		if err != nil {
-			return nil, err
-		}
-		list := []map[string]any{}
-		for _, p := range ps {
-			list = append(list, payoutJSON(&p))
-		}
-		return map[string]any{"list": list, "total": total, "page": f.Page, "pageSize": f.PageSize}, nil
-	})
+	s.api("GET "+apiPrefix+"payouts", orderList(s, cashier.AccountStore.SearchPayouts, payoutJSON))
 	s.api("GET "+apiPrefix+"payouts/{id}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		p, err := s.Store.Payout(r.Context(), r.PathValue("id"))
 		if err != nil || !a.mayReadMerchant(p.MerchantID) {
@@ -419,12 +362,10 @@ func (s *Server) apiRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		out := []map[string]any{}
-		for _, e := range es {
-			out = append(out, map[string]any{"id": e.ID, "at": ms(e.At), "userId": e.UserID, "email": e.Email,
-				"merchantId": e.MerchantID, "action": e.Action, "target": e.Target, "detail": e.Detail, "ip": e.IP})
-		}
-		return out, nil
+		return rowsJSON(es, func(e *cashier.AuditEntry) map[string]any {
+			return map[string]any{"id": e.ID, "at": ms(e.At), "userId": e.UserID, "email": e.Email,
+				"merchantId": e.MerchantID, "action": e.Action, "target": e.Target, "detail": e.Detail, "ip": e.IP}
+		}), nil
 	})
 	s.api("GET "+apiPrefix+"networks", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		return s.networks(r)
@@ -453,6 +394,57 @@ func (s *Server) done(w http.ResponseWriter, r *http.Request, notice string, v a
 		return nil, nil
 	}
 	return v, nil
+}
+
+// rowsJSON renders each row; no rows is [] in JSON, never null.
+func rowsJSON[T any](rows []T, one func(*T) map[string]any) []map[string]any {
+	out := []map[string]any{}
+	for i := range rows {
+		out = append(out, one(&rows[i]))
+	}
+	return out
+}
+
+// bodyMerchant reads the merchant named in the body or form (a merchant
+// user's own).
+func (s *Server) bodyMerchant(r *http.Request, a *actor) (string, error) {
+	var in struct {
+		MerchantID string `json:"merchantId"`
+	}
+	if err := decode(r, &in); err != nil {
+		return "", err
+	}
+	return s.merchantOf(r.Context(), a, in.MerchantID)
+}
+
+// merchantRows reads the records of the merchant named in the query (a
+// merchant user's own). find is a method expression, so s.Store is read
+// per request as before.
+func merchantRows[T any](s *Server, r *http.Request, a *actor,
+	find func(cashier.AccountStore, context.Context, string) ([]T, error)) ([]T, error) {
+	mid, err := s.merchantOf(r.Context(), a, r.URL.Query().Get("merchantId"))
+	if err != nil {
+		return nil, err
+	}
+	return find(s.Store, r.Context(), mid)
+}
+
+// orderList answers a search of orders (collections, payouts) with one
+// page of rows, the total and the page asked for. find is a method
+// expression, as for merchantRows.
+func orderList[T any](s *Server, find func(cashier.AccountStore, context.Context, cashier.OrderSearch) ([]T, int, error),
+	one func(*T) map[string]any) apiHandler {
+	return func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		f, err := s.search(r, a)
+		if err != nil {
+			return nil, err
+		}
+		rows, total, err := find(s.Store, r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"list": rowsJSON(rows, one), "total": total, "page": f.Page, "pageSize": f.PageSize}, nil
+	}
 }
 
 func (s *Server) visibleMerchants(r *http.Request, a *actor) ([]cashier.Merchant, error) {

@@ -17,6 +17,7 @@ import (
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/dashboard"
+	"github.com/stablecashier/cashier/sandbox"
 )
 
 // env is the whole service (app.New on a SQLite file, no chain nodes)
@@ -39,6 +40,23 @@ const testPassword = "correct horse battery staple"
 func newEnv(t *testing.T, mutate func(*config.Config)) *env {
 	t.Helper()
 	return newEnvClock(t, mutate, cashier.SystemClock{})
+}
+
+// newSandboxEnv is the sandbox (dev chains, deployed contracts, funded
+// wallets) with only its handler served: no executor or watcher loop runs,
+// so a test drives the watchers itself and approved payouts stay put.
+func newSandboxEnv(t *testing.T) (*sandbox.Sandbox, *env) {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Data = t.TempDir()
+	sb, err := sandbox.Start(context.Background(), sandbox.Options{Config: cfg, FreePorts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	srv := httptest.NewServer(sb.Service.Handler)
+	t.Cleanup(srv.Close)
+	return sb, &env{t: t, srv: srv, svc: sb.Service}
 }
 
 // newEnvClock is newEnv with the service on clock.

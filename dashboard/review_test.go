@@ -3,17 +3,14 @@ package dashboard_test
 import (
 	"context"
 	"math/big"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/orders"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // A reviewer cannot approve more than the pool holds: an allowance-mode
@@ -21,17 +18,8 @@ import (
 // refused at approval, and approved once the allowance covers it again.
 func TestReviewCannotApproveBeyondPool(t *testing.T) {
 	ctx := context.Background()
-	cfg := config.Default()
-	cfg.Data = t.TempDir()
-	sb, err := sandbox.Start(ctx, sandbox.Options{Config: cfg, FreePorts: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
+	sb, e := newSandboxEnv(t)
 	info := sb.Info
-	srv := httptest.NewServer(sb.Service.Handler) // the executor is not running: approved orders stay put
-	defer srv.Close()
-	e := &env{t: t, srv: srv, svc: sb.Service}
 
 	if _, err := sb.Service.Orders.SetReviewPolicy(ctx, info.MerchantID, cashier.ReviewAlways, ""); err != nil {
 		t.Fatal(err)
