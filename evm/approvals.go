@@ -2,14 +2,11 @@ package evm
 
 import (
 	"context"
-	"fmt"
-	"math/big"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 
 	cashier "github.com/stablecashier/cashier"
 )
@@ -25,74 +22,34 @@ func (c *Client) TokenApprovals(ctx context.Context, tokens, spenders []string, 
 	if len(tokens) == 0 || len(spenders) == 0 || from > to {
 		return nil, nil
 	}
-	addrs := make([]common.Address, 0, len(tokens))
-	for _, t := range tokens {
-		a, err := parseAddress(t)
-		if err != nil {
-			return nil, err
-		}
-		addrs = append(addrs, a)
-	}
-	topics := make([]common.Hash, 0, len(spenders))
-	for _, s := range spenders {
-		a, err := parseAddress(s)
-		if err != nil {
-			return nil, err
-		}
-		topics = append(topics, common.BytesToHash(a.Bytes()))
+	q, err := approvalQuery(tokens, spenders)
+	if err != nil {
+		return nil, err
 	}
 	logs, err := c.chunkedLogs(from, to, func(start, end uint64) ([]types.Log, error) {
-		return c.approvalLogs(ctx, addrs, topics, start, end)
+		return c.getLogs(ctx, "approval logs", q, start, end)
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]cashier.Approval, 0, len(logs))
 	for _, l := range logs {
-		if l.Removed || len(l.Topics) != 3 || len(l.Data) != 32 {
-			continue // not an ERC-20 Approval (ERC-721 puts the token id in a topic)
+		owner, spender, value, ok := tokenEvent(l)
+		if !ok {
+			continue
 		}
-		out = append(out, cashier.Approval{
-			Chain:       c.cfg.Chain,
-			Token:       l.Address.Hex(),
-			Owner:       common.BytesToAddress(l.Topics[1][:]).Hex(),
-			Spender:     common.BytesToAddress(l.Topics[2][:]).Hex(),
-			Value:       new(big.Int).SetBytes(l.Data),
-			TxHash:      l.TxHash.Hex(),
-			LogIndex:    l.Index,
-			BlockNumber: l.BlockNumber,
-			BlockHash:   l.BlockHash.Hex(),
-		})
+		out = append(out, cashier.Approval{Chain: c.cfg.Chain, Token: l.Address.Hex(), Owner: owner, Spender: spender, Value: value,
+			TxHash: l.TxHash.Hex(), LogIndex: l.Index, BlockNumber: l.BlockNumber, BlockHash: l.BlockHash.Hex()})
 	}
 	return out, nil
 }
 
-func (c *Client) approvalLogs(ctx context.Context, tokens []common.Address, spenders []common.Hash, from, to uint64) ([]types.Log, error) {
-	q := ethereum.FilterQuery{
-		FromBlock: new(big.Int).SetUint64(from),
-		ToBlock:   new(big.Int).SetUint64(to),
-		Addresses: tokens,
-		Topics:    [][]common.Hash{{ApprovalTopic}, nil, spenders},
-	}
-	var logs []types.Log
-	err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
-		logs, err = ec.FilterLogs(ctx, q)
-		return err
-	})
-	if err != nil && from < to && ctx.Err() == nil && !retryable(err) && tooLarge(err) {
-		mid := from + (to-from)/2
-		a, err := c.approvalLogs(ctx, tokens, spenders, from, mid)
-		if err != nil {
-			return nil, err
-		}
-		b, err := c.approvalLogs(ctx, tokens, spenders, mid+1, to)
-		if err != nil {
-			return nil, err
-		}
-		return append(a, b...), nil
-	}
+// approvalQuery filters the Approval events of tokens to one of spenders.
+func approvalQuery(tokens, spenders []string) (ethereum.FilterQuery, error) {
+	addrs, err := parseAddresses(tokens)
 	if err != nil {
-		return nil, fmt.Errorf("evm: approval logs %d-%d: %w", from, to, err)
+		return ethereum.FilterQuery{}, err
 	}
-	return logs, nil
+	topics, err := addressTopics(spenders)
+	return ethereum.FilterQuery{Addresses: addrs, Topics: [][]common.Hash{{ApprovalTopic}, nil, topics}}, err
 }

@@ -255,42 +255,31 @@ func (c *Client) TransferLogs(ctx context.Context, token string, to []string, fr
 	if len(to) == 0 || from > toBlock {
 		return nil, nil
 	}
-	topics := make([]common.Hash, 0, len(to))
-	for _, a := range to {
-		addr, err := parseAddress(a)
-		if err != nil {
-			return nil, err
-		}
-		topics = append(topics, common.BytesToHash(addr[:]))
+	topics, err := addressTopics(to)
+	if err != nil {
+		return nil, err
 	}
-	var logs []types.Log
-	for start := from; start <= toBlock; {
-		end := min(toBlock, start+c.cfg.LogChunk-1)
+	q := ethereum.FilterQuery{Addresses: []common.Address{t}}
+	logs, err := c.chunkedLogs(from, toBlock, func(start, end uint64) ([]types.Log, error) {
+		var chunk []types.Log
 		for group := range slices.Chunk(topics, c.cfg.LogAddressChunk) {
-			got, err := c.filterLogs(ctx, t, group, start, end)
+			q.Topics = [][]common.Hash{{TransferTopic}, nil, group}
+			got, err := c.getLogs(ctx, "logs", q, start, end)
 			if err != nil {
 				return nil, err
 			}
-			logs = append(logs, got...)
+			chunk = append(chunk, got...)
 		}
-		if end == toBlock {
-			break
-		}
-		start = end + 1
-	}
-	slices.SortFunc(logs, func(a, b types.Log) int {
-		if a.BlockNumber != b.BlockNumber {
-			return cmpU64(a.BlockNumber, b.BlockNumber)
-		}
-		return cmpU64(uint64(a.Index), uint64(b.Index))
+		return chunk, nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	times := map[uint64]time.Time{}
 	out := make([]cashier.Transfer, 0, len(logs))
 	for _, l := range logs {
-		// A Transfer has three topics and a 32-byte amount; anything else
-		// under the same signature (ERC721 puts the amount in a topic) is not
-		// a token payment.
-		if l.Removed || len(l.Topics) != 3 || len(l.Data) != 32 {
+		tr, ok := c.transferOf(l)
+		if !ok {
 			continue
 		}
 		bt, ok := times[l.BlockNumber]
@@ -302,18 +291,8 @@ func (c *Client) TransferLogs(ctx context.Context, token string, to []string, fr
 			bt = ref.Time
 			times[l.BlockNumber] = bt
 		}
-		out = append(out, cashier.Transfer{
-			Chain:       c.cfg.Chain,
-			Token:       l.Address.Hex(),
-			From:        common.BytesToAddress(l.Topics[1][:]).Hex(),
-			To:          common.BytesToAddress(l.Topics[2][:]).Hex(),
-			Amount:      new(big.Int).SetBytes(l.Data),
-			TxHash:      l.TxHash.Hex(),
-			LogIndex:    l.Index,
-			BlockNumber: l.BlockNumber,
-			BlockHash:   l.BlockHash.Hex(),
-			BlockTime:   bt,
-		})
+		tr.BlockTime = bt
+		out = append(out, tr)
 	}
 	return out, nil
 }
@@ -326,38 +305,6 @@ func cmpU64(a, b uint64) int {
 		return 1
 	}
 	return 0
-}
-
-func (c *Client) filterLogs(ctx context.Context, token common.Address, to []common.Hash, from, toBlock uint64) ([]types.Log, error) {
-	q := ethereum.FilterQuery{
-		FromBlock: new(big.Int).SetUint64(from),
-		ToBlock:   new(big.Int).SetUint64(toBlock),
-		Addresses: []common.Address{token},
-		Topics:    [][]common.Hash{{TransferTopic}, nil, to},
-	}
-	var logs []types.Log
-	err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
-		logs, err = ec.FilterLogs(ctx, q)
-		return err
-	})
-	if err != nil && from < toBlock && ctx.Err() == nil && !retryable(err) && tooLarge(err) {
-		// The node answered but refused: most often a range or result-size
-		// limit. Halve the range; a one-block range that still fails is real.
-		mid := from + (toBlock-from)/2
-		a, errA := c.filterLogs(ctx, token, to, from, mid)
-		if errA != nil {
-			return nil, errA
-		}
-		b, errB := c.filterLogs(ctx, token, to, mid+1, toBlock)
-		if errB != nil {
-			return nil, errB
-		}
-		return append(a, b...), nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("evm: logs %d-%d: %w", from, toBlock, err)
-	}
-	return logs, nil
 }
 
 // Receipt implements cashier.ChainClient. For a hash SendCall returned it

@@ -25,67 +25,99 @@ func (c *Client) TokenTransfers(ctx context.Context, tokens []string, from, to u
 	if len(tokens) == 0 || from > to {
 		return nil, nil
 	}
-	addrs := make([]common.Address, 0, len(tokens))
-	for _, t := range tokens {
-		a, err := parseAddress(t)
-		if err != nil {
-			return nil, err
-		}
-		addrs = append(addrs, a)
+	addrs, err := parseAddresses(tokens)
+	if err != nil {
+		return nil, err
 	}
+	q := ethereum.FilterQuery{Addresses: addrs, Topics: [][]common.Hash{{TransferTopic}}}
 	logs, err := c.chunkedLogs(from, to, func(start, end uint64) ([]types.Log, error) {
-		return c.allTransferLogs(ctx, addrs, start, end)
+		return c.getLogs(ctx, "transfer logs", q, start, end)
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]cashier.Transfer, 0, len(logs))
 	for _, l := range logs {
-		if l.Removed || len(l.Topics) != 3 || len(l.Data) != 32 {
-			continue // not an ERC20 Transfer (ERC721 puts the amount in a topic)
+		if tr, ok := c.transferOf(l); ok {
+			out = append(out, tr)
 		}
-		out = append(out, cashier.Transfer{
-			Chain:       c.cfg.Chain,
-			Token:       l.Address.Hex(),
-			From:        common.BytesToAddress(l.Topics[1][:]).Hex(),
-			To:          common.BytesToAddress(l.Topics[2][:]).Hex(),
-			Amount:      new(big.Int).SetBytes(l.Data),
-			TxHash:      l.TxHash.Hex(),
-			LogIndex:    l.Index,
-			BlockNumber: l.BlockNumber,
-			BlockHash:   l.BlockHash.Hex(),
-		})
 	}
 	return out, nil
 }
 
-func (c *Client) allTransferLogs(ctx context.Context, tokens []common.Address, from, to uint64) ([]types.Log, error) {
-	q := ethereum.FilterQuery{
-		FromBlock: new(big.Int).SetUint64(from),
-		ToBlock:   new(big.Int).SetUint64(to),
-		Addresses: tokens,
-		Topics:    [][]common.Hash{{TransferTopic}},
+// transferOf decodes l as an ERC-20 Transfer, BlockTime left zero.
+func (c *Client) transferOf(l types.Log) (cashier.Transfer, bool) {
+	from, to, amount, ok := tokenEvent(l)
+	if !ok {
+		return cashier.Transfer{}, false
 	}
+	return cashier.Transfer{Chain: c.cfg.Chain, Token: l.Address.Hex(), From: from, To: to, Amount: amount,
+		TxHash: l.TxHash.Hex(), LogIndex: l.Index, BlockNumber: l.BlockNumber, BlockHash: l.BlockHash.Hex()}, true
+}
+
+// tokenEvent decodes l as an ERC-20 Transfer or Approval: two indexed
+// addresses and a 32-byte value. ERC-721 puts the token id in a fourth
+// topic under the same signatures: that is no token payment.
+func tokenEvent(l types.Log) (a, b string, value *big.Int, ok bool) {
+	if l.Removed || len(l.Topics) != 3 || len(l.Data) != 32 {
+		return "", "", nil, false
+	}
+	a = common.BytesToAddress(l.Topics[1][:]).Hex()
+	b = common.BytesToAddress(l.Topics[2][:]).Hex()
+	return a, b, new(big.Int).SetBytes(l.Data), true
+}
+
+// parseAddresses parses each of addrs.
+func parseAddresses(addrs []string) ([]common.Address, error) {
+	out := make([]common.Address, 0, len(addrs))
+	for _, s := range addrs {
+		a, err := parseAddress(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// addressTopics parses each of addrs as an indexed event argument.
+func addressTopics(addrs []string) ([]common.Hash, error) {
+	parsed, err := parseAddresses(addrs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]common.Hash, 0, len(parsed))
+	for _, a := range parsed {
+		out = append(out, common.BytesToHash(a[:]))
+	}
+	return out, nil
+}
+
+// getLogs runs q over blocks [from, to]. A node that answers but refuses
+// is most often at a range or result-size limit: the range is halved, and
+// a one-block range that still fails is a real error, named by what.
+func (c *Client) getLogs(ctx context.Context, what string, q ethereum.FilterQuery, from, to uint64) ([]types.Log, error) {
+	q.FromBlock = new(big.Int).SetUint64(from)
+	q.ToBlock = new(big.Int).SetUint64(to)
 	var logs []types.Log
 	err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
 		logs, err = ec.FilterLogs(ctx, q)
 		return err
 	})
 	if err != nil && from < to && ctx.Err() == nil && !retryable(err) && tooLarge(err) {
-		// A range or result-size limit of the node: halve the range.
 		mid := from + (to-from)/2
-		a, err := c.allTransferLogs(ctx, tokens, from, mid)
+		a, err := c.getLogs(ctx, what, q, from, mid)
 		if err != nil {
 			return nil, err
 		}
-		b, err := c.allTransferLogs(ctx, tokens, mid+1, to)
+		b, err := c.getLogs(ctx, what, q, mid+1, to)
 		if err != nil {
 			return nil, err
 		}
 		return append(a, b...), nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("evm: transfer logs %d-%d: %w", from, to, err)
+		return nil, fmt.Errorf("evm: %s %d-%d: %w", what, from, to, err)
 	}
 	return logs, nil
 }

@@ -303,20 +303,17 @@ func (c *Client) TransferLogs(ctx context.Context, token string, to []string, fr
 	if err != nil {
 		return nil, err
 	}
-	watched := make(map[Address]bool, len(to))
-	for _, s := range to {
-		a, err := ParseAddress(s)
-		if err != nil {
-			return nil, err
-		}
-		watched[a] = true
+	watched, err := addressSet(to)
+	if err != nil {
+		return nil, err
 	}
 	var out []cashier.Transfer
 	if from > toBlock || len(watched) == 0 {
 		return nil, nil
 	}
+	tokens := map[Address]bool{tk: true}
 	for n := from; ; n++ {
-		hits, err := c.blockTransfers(ctx, n, tk, watched)
+		hits, err := c.blockTransfers(ctx, n, tokens, watched)
 		if err != nil {
 			return nil, err
 		}
@@ -329,28 +326,15 @@ func (c *Client) TransferLogs(ctx context.Context, token string, to []string, fr
 }
 
 // blockTransfers returns the watched transfers of block n.
-func (c *Client) blockTransfers(ctx context.Context, n uint64, tk Address, watched map[Address]bool) ([]cashier.Transfer, error) {
-	infos, err := c.blockInfos(ctx, n)
+func (c *Client) blockTransfers(ctx context.Context, n uint64, tokens, watched map[Address]bool) ([]cashier.Transfer, error) {
+	var hits []cashier.Transfer
+	err := c.tokenLogs(ctx, transferTopic, tokens, n, n, func(e tokenLog) {
+		if watched[e.b] {
+			hits = append(hits, e.transfer())
+		}
+	})
 	if err != nil {
 		return nil, err
-	}
-	var hits []cashier.Transfer
-	for _, info := range infos {
-		if !info.succeeded() {
-			continue
-		}
-		for i, l := range info.Log {
-			tr, ok := transferFromLog(l, tk, watched)
-			if !ok {
-				continue
-			}
-			tr.Token = tk.String()
-			tr.TxHash = strings.ToLower(info.ID)
-			tr.LogIndex = uint(i)
-			tr.BlockNumber = n
-			tr.BlockTime = time.UnixMilli(info.BlockTimeStamp).UTC()
-			hits = append(hits, tr)
-		}
 	}
 	if len(hits) == 0 {
 		return nil, nil
@@ -384,38 +368,6 @@ func (c *Client) blockInfos(ctx context.Context, n uint64) ([]apiTxInfo, error) 
 		}
 	}
 	return infos, nil
-}
-
-func transferFromLog(l apiLog, token Address, watched map[Address]bool) (cashier.Transfer, bool) {
-	var tr cashier.Transfer
-	addr, err := AddressFromLog(l.Address)
-	if err != nil || addr != token || len(l.Topics) != 3 {
-		return tr, false
-	}
-	var topics [3][32]byte
-	for i, h := range l.Topics {
-		b, err := hex.DecodeString(h)
-		if err != nil || len(b) != 32 {
-			return tr, false
-		}
-		topics[i] = [32]byte(b)
-	}
-	if topics[0] != transferTopic {
-		return tr, false
-	}
-	to := Address(topics[2][12:])
-	if !watched[to] {
-		return tr, false
-	}
-	data, err := hex.DecodeString(l.Data)
-	if err != nil || len(data) != 32 {
-		return tr, false
-	}
-	tr.Chain = cashier.ChainTRON
-	tr.From = Address(topics[1][12:]).String()
-	tr.To = to.String()
-	tr.Amount = new(big.Int).SetBytes(data)
-	return tr, true
 }
 
 // chainPrices are the network's resource prices in sun.

@@ -17,69 +17,106 @@ import (
 // watched. BlockHash is left empty (one more call per block); the caller
 // reads it for the blocks that matter.
 func (c *Client) TokenTransfers(ctx context.Context, tokens []string, from, to uint64) ([]cashier.Transfer, error) {
-	want := make(map[Address]bool, len(tokens))
-	for _, s := range tokens {
-		a, err := ParseAddress(s)
-		if err != nil {
-			return nil, err
-		}
-		want[a] = true
+	want, err := addressSet(tokens)
+	if err != nil {
+		return nil, err
 	}
 	if from > to || len(want) == 0 {
 		return nil, nil
 	}
 	var out []cashier.Transfer
+	err = c.tokenLogs(ctx, transferTopic, want, from, to, func(e tokenLog) {
+		out = append(out, e.transfer())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// addressSet parses addrs into a set.
+func addressSet(addrs []string) (map[Address]bool, error) {
+	set := make(map[Address]bool, len(addrs))
+	for _, s := range addrs {
+		a, err := ParseAddress(s)
+		if err != nil {
+			return nil, err
+		}
+		set[a] = true
+	}
+	return set, nil
+}
+
+// tokenLog is a TRC20 event of ERC-20's shape (Transfer, Approval): two
+// indexed addresses and a 32-byte value, and where it stands on chain.
+type tokenLog struct {
+	token, a, b Address // a, b: from and to, or owner and spender
+	value       *big.Int
+	tx          string
+	index       uint // within the transaction: TRON has no block-wide index
+	block       uint64
+	time        time.Time
+}
+
+// transfer is e as a Transfer event, BlockHash left empty.
+func (e *tokenLog) transfer() cashier.Transfer {
+	return cashier.Transfer{Chain: cashier.ChainTRON, Token: e.token.String(), From: e.a.String(), To: e.b.String(), Amount: e.value,
+		TxHash: e.tx, LogIndex: e.index, BlockNumber: e.block, BlockTime: e.time}
+}
+
+// tokenLogs calls fn with each topic event of one of tokens in the
+// successful transactions of blocks [from, to], in chain order: one
+// gettransactioninfobyblocknum per block, as the wallet API has no log
+// filter.
+func (c *Client) tokenLogs(ctx context.Context, topic [32]byte, tokens map[Address]bool, from, to uint64, fn func(tokenLog)) error {
+	if from > to {
+		return nil
+	}
 	for n := from; ; n++ {
 		infos, err := c.blockInfos(ctx, n)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, info := range infos {
 			if !info.succeeded() {
 				continue
 			}
 			for i, l := range info.Log {
-				tr, ok := anyTransfer(l, want)
+				e, ok := decodeTokenLog(l, topic, tokens)
 				if !ok {
 					continue
 				}
-				tr.TxHash = strings.ToLower(info.ID)
-				tr.LogIndex = uint(i)
-				tr.BlockNumber = n
-				tr.BlockTime = time.UnixMilli(info.BlockTimeStamp).UTC()
-				out = append(out, tr)
+				e.tx, e.index, e.block = strings.ToLower(info.ID), uint(i), n
+				e.time = time.UnixMilli(info.BlockTimeStamp).UTC()
+				fn(e)
 			}
 		}
 		if n == to { // not n <= to: n++ would wrap at the top of uint64
-			break
+			return nil
 		}
 	}
-	return out, nil
 }
 
-// anyTransfer decodes l as a Transfer of one of tokens, to anyone.
-func anyTransfer(l apiLog, tokens map[Address]bool) (cashier.Transfer, bool) {
-	var tr cashier.Transfer
+// decodeTokenLog decodes l as a topic event of one of tokens.
+func decodeTokenLog(l apiLog, topic [32]byte, tokens map[Address]bool) (tokenLog, bool) {
+	var e tokenLog
 	token, err := AddressFromLog(l.Address)
 	if err != nil || !tokens[token] || len(l.Topics) != 3 {
-		return tr, false
+		return e, false
 	}
 	var topics [3][32]byte
 	for i, h := range l.Topics {
 		b, err := hex.DecodeString(h)
 		if err != nil || len(b) != 32 {
-			return tr, false
+			return e, false
 		}
 		topics[i] = [32]byte(b)
 	}
 	data, err := hex.DecodeString(l.Data)
-	if topics[0] != transferTopic || err != nil || len(data) != 32 {
-		return tr, false
+	if topics[0] != topic || err != nil || len(data) != 32 {
+		return e, false
 	}
-	tr.Chain = cashier.ChainTRON
-	tr.Token = token.String()
-	tr.From = Address(topics[1][12:]).String()
-	tr.To = Address(topics[2][12:]).String()
-	tr.Amount = new(big.Int).SetBytes(data)
-	return tr, true
+	e.token, e.a, e.b = token, Address(topics[1][12:]), Address(topics[2][12:])
+	e.value = new(big.Int).SetBytes(data)
+	return e, true
 }
