@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"math/big"
 	"net"
 	"testing"
@@ -508,5 +509,47 @@ func TestSendDroppedWhenNonceTakenElsewhere(t *testing.T) {
 	}
 	if st, err := c.Wait(ctx(t), h, 5*time.Millisecond); err != nil || st.State != SendConfirmed || st.Nonce != 1 {
 		t.Fatalf("next send: %+v, %v", st, err)
+	}
+}
+
+// TestSendRefusedWhenAnotherProcessTookTheNonce: two clients sign with one
+// key (two processes, say). A send whose nonce the other took fails with
+// ErrNonceUsed, sends nothing, and the same call goes through next time.
+func TestSendRefusedWhenAnotherProcessTookTheNonce(t *testing.T) {
+	e := newEnv(t, devchain.Options{})
+	payer := e.account(100)
+	a := e.client(payer, t.TempDir(), nil)
+	b := e.client(payer, t.TempDir(), nil)
+	to := common.HexToAddress("0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb")
+	call := cashier.Call{To: e.usdc.Hex(), Data: e.abi.PackTransfer(to, big.NewInt(1))}
+	first, err := b.SendCall(ctx(t), call) // b learns nonce 0, then expects 1
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := b.Wait(ctx(t), first, 5*time.Millisecond); err != nil || st.State != SendConfirmed {
+		t.Fatalf("b's first send: %+v, %v", st, err)
+	}
+	taken, err := a.SendCall(ctx(t), call) // a reads the chain: nonce 1
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := a.Wait(ctx(t), taken, 5*time.Millisecond); err != nil || st.State != SendConfirmed || st.Nonce != 1 {
+		t.Fatalf("a's send: %+v, %v", st, err)
+	}
+	if _, err := b.SendCall(ctx(t), call); !errors.Is(err, ErrNonceUsed) {
+		t.Fatalf("b's send with the taken nonce: %v, want ErrNonceUsed", err)
+	}
+	if un, _ := b.cfg.Journal.Unsettled(); len(un) != 0 {
+		t.Fatalf("the refused send is still journaled: %+v", un)
+	}
+	again, err := b.SendCall(ctx(t), call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := b.Wait(ctx(t), again, 5*time.Millisecond); err != nil || st.State != SendConfirmed || st.Nonce != 2 {
+		t.Fatalf("b's send again: %+v, %v", st, err)
+	}
+	if bal, err := b.TokenBalance(ctx(t), e.usdc.Hex(), to.Hex()); err != nil || bal.Cmp(big.NewInt(3)) != 0 {
+		t.Fatalf("recipient holds %v, %v; want 3 (one per send that succeeded)", bal, err)
 	}
 }

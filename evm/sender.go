@@ -187,7 +187,7 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 	c.nextNonce++
 	tries, err := c.broadcastCounted(ctx, raw)
 	var rpcErr rpc.Error
-	refused := errors.Is(err, errNonceUsed) || errors.As(err, &rpcErr) && !retryable(err)
+	refused := errors.Is(err, ErrNonceUsed) || errors.As(err, &rpcErr) && !retryable(err)
 	switch {
 	case err == nil:
 		return hash, nil
@@ -202,7 +202,7 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 		delete(c.sends, hash)
 		delete(c.byHash, normHash(hash))
 		c.nextNonce = nonce
-		if errors.Is(err, errNonceUsed) {
+		if errors.Is(err, ErrNonceUsed) {
 			if p, perr := c.pendingNonce(ctx); perr == nil {
 				c.nextNonce = max(nonce+1, p)
 			}
@@ -218,9 +218,12 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 	}
 }
 
-// errNonceUsed reports that a node refused a transaction because its nonce
-// is already used, which for a re-broadcast usually means it was mined.
-var errNonceUsed = errors.New("nonce already used")
+// ErrNonceUsed reports that a node refused a transaction because its nonce
+// is already used, which for a re-broadcast usually means it was mined. A
+// SendCall failing with it sent nothing and has read the next nonce afresh:
+// another process signing with the same key took the nonce, and the call
+// may be sent again.
+var ErrNonceUsed = errors.New("nonce already used")
 
 // broadcast sends a signed transaction, treating "already known" as success
 // since the node holds exactly this transaction.
@@ -250,7 +253,7 @@ func (c *Client) broadcastCounted(ctx context.Context, raw []byte) (int, error) 
 		case strings.Contains(msg, "nonce too low"), strings.Contains(msg, "replacement transaction underpriced"):
 			// Either this transaction or another with its nonce is mined or
 			// pooled; the caller decides by looking for receipts.
-			return fmt.Errorf("%w: %v", errNonceUsed, err)
+			return fmt.Errorf("%w: %v", ErrNonceUsed, err)
 		}
 		return err
 	})
@@ -407,7 +410,7 @@ func (c *Client) Check(ctx context.Context, send string) (SendStatus, error) {
 		// A settled send without a receipt was reorged out: its transaction
 		// is back in the pool and is only re-broadcast, never replaced.
 		err := c.broadcast(ctx, newest.Raw)
-		if errors.Is(err, errNonceUsed) {
+		if errors.Is(err, ErrNonceUsed) {
 			err = nil // mined meanwhile; the next Check sees the receipt
 		}
 		return st, err
@@ -527,7 +530,7 @@ func (c *Client) replace(ctx context.Context, prev JournalEntry) (string, error)
 	}
 	c.remember(e)
 	c.sendMu.Unlock()
-	if err := c.broadcast(ctx, raw); err != nil && !errors.Is(err, errNonceUsed) {
+	if err := c.broadcast(ctx, raw); err != nil && !errors.Is(err, ErrNonceUsed) {
 		// Journaled; the next Check broadcasts it again.
 		return e.Hash, fmt.Errorf("evm: broadcast replacement %s: %w", e.Hash, err)
 	}

@@ -9,6 +9,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -279,6 +280,12 @@ func (n *network) send(ctx context.Context, w *sandbox.Wallet, call cashier.Call
 		return nil, err
 	}
 	h, err := c.SendCall(ctx, call)
+	// The sandbox's service signs payouts with the same executor key, so
+	// it can take the nonce this client was about to use; such a send was
+	// refused whole and may go again with the next nonce.
+	for try := 0; errors.Is(err, evm.ErrNonceUsed) && try < 3; try++ {
+		h, err = c.SendCall(ctx, call)
+	}
 	if err != nil {
 		return nil, err
 	}
