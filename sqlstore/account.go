@@ -286,19 +286,7 @@ func searchWhere(f cashier.OrderSearch, addressCols ...string) where {
 
 func (r reader) SearchCollections(ctx context.Context, f cashier.OrderSearch) ([]cashier.CollectionOrder, int, error) {
 	w := searchWhere(f, "deposit_address", "from_address")
-	out := []cashier.CollectionOrder{}
-	var total int
-	err := r.snapshot(ctx, func(q querier) error {
-		var err error
-		total, err = list(ctx, q, "collection_orders", collectionCols, w, f.Page, f.PageSize, func(s scanner) error {
-			o, err := scanCollection(s)
-			if err == nil {
-				out = append(out, *o)
-			}
-			return err
-		})
-		return err
-	})
+	out, total, err := listRows(ctx, r, "collection_orders", collectionCols, w, f.Page, f.PageSize, []cashier.CollectionOrder{}, scanCollection)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: search collection orders: %w", err)
 	}
@@ -307,19 +295,7 @@ func (r reader) SearchCollections(ctx context.Context, f cashier.OrderSearch) ([
 
 func (r reader) SearchPayouts(ctx context.Context, f cashier.OrderSearch) ([]cashier.PayoutOrder, int, error) {
 	w := searchWhere(f, "recipient", "from_address")
-	out := []cashier.PayoutOrder{}
-	var total int
-	err := r.snapshot(ctx, func(q querier) error {
-		var err error
-		total, err = list(ctx, q, "payout_orders", payoutCols, w, f.Page, f.PageSize, func(s scanner) error {
-			o, err := scanPayout(s)
-			if err == nil {
-				out = append(out, *o)
-			}
-			return err
-		})
-		return err
-	})
+	out, total, err := listRows(ctx, r, "payout_orders", payoutCols, w, f.Page, f.PageSize, []cashier.PayoutOrder{}, scanPayout)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: search payout orders: %w", err)
 	}

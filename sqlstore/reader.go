@@ -255,21 +255,7 @@ func (r reader) Collections(ctx context.Context, f cashier.CollectionFilter) ([]
 	if !f.End.IsZero() {
 		w.add("created_at <= ?", f.End.UnixMilli())
 	}
-	var (
-		out   []cashier.CollectionOrder
-		total int
-	)
-	err := r.snapshot(ctx, func(q querier) error {
-		var err error
-		total, err = list(ctx, q, "collection_orders", collectionCols, w, f.Page, f.PageSize, func(s scanner) error {
-			o, err := scanCollection(s)
-			if err == nil {
-				out = append(out, *o)
-			}
-			return err
-		})
-		return err
-	})
+	out, total, err := listRows(ctx, r, "collection_orders", collectionCols, w, f.Page, f.PageSize, nil, scanCollection)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list collection orders: %w", err)
 	}
@@ -330,21 +316,7 @@ func (r reader) Payouts(ctx context.Context, f cashier.PayoutFilter) ([]cashier.
 	w.eq("chain", string(f.Chain))
 	w.eq("from_address", f.FromAddress)
 	w.eq("status", string(f.Status))
-	var (
-		out   []cashier.PayoutOrder
-		total int
-	)
-	err := r.snapshot(ctx, func(q querier) error {
-		var err error
-		total, err = list(ctx, q, "payout_orders", payoutCols, w, f.Page, f.PageSize, func(s scanner) error {
-			o, err := scanPayout(s)
-			if err == nil {
-				out = append(out, *o)
-			}
-			return err
-		})
-		return err
-	})
+	out, total, err := listRows(ctx, r, "payout_orders", payoutCols, w, f.Page, f.PageSize, nil, scanPayout)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list payout orders: %w", err)
 	}
@@ -352,6 +324,24 @@ func (r reader) Payouts(ctx context.Context, f cashier.PayoutFilter) ([]cashier.
 }
 
 // ---- list helpers
+
+// listRows runs list in one snapshot, turning each row into a T with scan
+// and appending it to out (nil or empty, as the caller's answer wants).
+func listRows[T any](ctx context.Context, r reader, table, cols string, w where, page, pageSize int, out []T, scan func(scanner) (*T, error)) ([]T, int, error) {
+	var total int
+	err := r.snapshot(ctx, func(q querier) error {
+		var err error
+		total, err = list(ctx, q, table, cols, w, page, pageSize, func(s scanner) error {
+			o, err := scan(s)
+			if err == nil {
+				out = append(out, *o)
+			}
+			return err
+		})
+		return err
+	})
+	return out, total, err
+}
 
 // where collects AND-ed conditions with their arguments.
 type where struct {
