@@ -35,14 +35,7 @@ func TestPayoutsSurviveKills(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox")
 	}
-	kills := 20
-	if s := os.Getenv("CASHIER_KILL_POINTS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("CASHIER_KILL_POINTS=%q", s)
-		}
-		kills = n
-	}
+	kills := killPoints(t, 20)
 	ctx := context.Background()
 	data := t.TempDir()
 	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
@@ -148,4 +141,19 @@ func TestPayoutsSurviveKills(t *testing.T) {
 			t.Errorf("%s contract paid %s base units, want amounts plus fees %s", c, got, want)
 		}
 	}
+}
+
+// killPoints is the number of kills a kill test makes: CASHIER_KILL_POINTS,
+// or def.
+func killPoints(t *testing.T, def int) int {
+	t.Helper()
+	s := os.Getenv("CASHIER_KILL_POINTS")
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		t.Fatalf("CASHIER_KILL_POINTS=%q", s)
+	}
+	return n
 }

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"math/big"
 	mrand "math/rand/v2"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -39,14 +37,7 @@ func TestSweepsSurviveKills(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox")
 	}
-	kills := 12
-	if s := os.Getenv("CASHIER_KILL_POINTS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("CASHIER_KILL_POINTS=%q", s)
-		}
-		kills = n
-	}
+	kills := killPoints(t, 12)
 	ctx := context.Background()
 	data := t.TempDir()
 	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms", "--block-period", "300ms")
