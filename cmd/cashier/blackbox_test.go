@@ -322,25 +322,7 @@ func TestBlackBox(t *testing.T) {
 
 	// 2. A separate service: registry pointed at the dev chains.
 	data := t.TempDir()
-	reg := map[string]any{}
-	var networks, tokens []map[string]any
-	for _, c := range []string{"ETH", "ARB", "TRON"} {
-		n := info.Networks[c]
-		nw := map[string]any{"chainId": c, "rpcUrl": n.RPCURL, "confirmations": 1, "create2Prefix": n.Create2Prefix}
-		if c != "TRON" {
-			nw["evmChainId"] = n.ChainID
-		}
-		networks = append(networks, nw)
-		for sym, addr := range n.Tokens {
-			tokens = append(tokens, map[string]any{"chainId": c, "symbol": sym, "contractAddress": addr})
-		}
-	}
-	reg["networks"], reg["tokens"] = networks, tokens
-	regPath := filepath.Join(data, "registry.json")
-	b, _ := json.Marshal(reg)
-	if err := os.WriteFile(regPath, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	regPath := writeRegistry(t, data, info, 1)
 
 	// Webhook receiver (sandbox mode allows a loopback http target).
 	var hookMu sync.Mutex
@@ -625,4 +607,29 @@ func TestBlackBox(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), `"ok":true`) {
 		t.Fatalf("webhook test: %v %s", err, out)
 	}
+}
+
+// writeRegistry writes dir/registry.json pointing a service at the
+// sandbox's dev chains and tokens, asking confirmations on each, and
+// returns its path.
+func writeRegistry(t *testing.T, dir string, info *sandbox.Info, confirmations int) string {
+	t.Helper()
+	var networks, tokens []map[string]any
+	for _, c := range []string{"ETH", "ARB", "TRON"} {
+		n := info.Networks[c]
+		nw := map[string]any{"chainId": c, "rpcUrl": n.RPCURL, "confirmations": confirmations, "create2Prefix": n.Create2Prefix}
+		if c != "TRON" {
+			nw["evmChainId"] = n.ChainID
+		}
+		networks = append(networks, nw)
+		for sym, addr := range n.Tokens {
+			tokens = append(tokens, map[string]any{"chainId": c, "symbol": sym, "contractAddress": addr})
+		}
+	}
+	path := filepath.Join(dir, "registry.json")
+	b, _ := json.Marshal(map[string]any{"networks": networks, "tokens": tokens})
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

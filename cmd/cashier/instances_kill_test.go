@@ -146,28 +146,10 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	hookKey = info.WebhookKey
 	hookMu.Unlock()
 
-	reg := map[string]any{}
-	var networks, tokens []map[string]any
-	for _, c := range []string{"ETH", "ARB", "TRON"} {
-		n := info.Networks[c]
-		// Three confirmations at the chains' one-second blocks keep each
-		// payout batch in flight for seconds: on a quiet machine one
-		// confirmation let every payout finish before the kill.
-		nw := map[string]any{"chainId": c, "rpcUrl": n.RPCURL, "confirmations": 3, "create2Prefix": n.Create2Prefix}
-		if c != "TRON" {
-			nw["evmChainId"] = n.ChainID
-		}
-		networks = append(networks, nw)
-		for sym, addr := range n.Tokens {
-			tokens = append(tokens, map[string]any{"chainId": c, "symbol": sym, "contractAddress": addr})
-		}
-	}
-	reg["networks"], reg["tokens"] = networks, tokens
-	regPath := filepath.Join(data, "registry.json")
-	b, _ := json.Marshal(reg)
-	if err := os.WriteFile(regPath, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	// Three confirmations at the chains' one-second blocks keep each
+	// payout batch in flight for seconds: on a quiet machine one
+	// confirmation let every payout finish before the kill.
+	regPath := writeRegistry(t, data, info, 3)
 
 	env := append([]string{"CASHIER_MODE=sandbox", "CASHIER_REGISTRY=" + regPath,
 		"CASHIER_ETH_RPC=" + info.Networks["ETH"].RPCURL, "CASHIER_TRON_API=" + info.Networks["TRON"].RPCURL,
