@@ -8,6 +8,13 @@
 //
 //	go run ./cmd/loadgen --sandbox .sandbox/sandbox.json --rate 1000 --duration 10s
 //
+// With --overload F it measures graceful overload instead: it finds the
+// highest rate the service sustains (stepping up until a rate gets fewer
+// than 99 % of its requests created, twice), offers that rate, then F
+// times it, and compares the latency of the creates accepted in both.
+//
+//	go run ./cmd/loadgen --sandbox .sandbox/sandbox.json --overload 3 --duration 8s --preconnect 128
+//
 // It talks to loopback addresses only and stops after --duration or
 // --count requests, whichever comes first.
 package main
@@ -26,11 +33,8 @@ import (
 	"net/url"
 	"os"
 	"runtime"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/stablecashier/cashier/client"
@@ -48,6 +52,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// maxRate bounds any rate offered.
+const maxRate = 100_000
 
 type target struct {
 	BaseURL   string `json:"baseUrl"`
@@ -72,6 +79,11 @@ func run(args []string, out io.Writer) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
 	preconnect := fs.Int("preconnect", 0, "open this many connections before the schedule starts, as a proxy in front of the service would hold them (at most --conns)")
 	every := fs.Duration("every", 0, "also print the figures for each interval this long of the schedule (0: only the totals)")
+	overload := fs.Float64("overload", 0, "measure graceful overload: find the sustainable rate (the highest step with at least 99% created), offer it for --duration, then this many times it for --duration, and compare the accepted creates' latency (--rate is not used)")
+	step := fs.Float64("step", 250, "with --overload: the search for the sustainable rate starts here and climbs by as much (requests/s)")
+	stepFor := fs.Duration("step-duration", 3*time.Second, "with --overload: how long each search step lasts")
+	stepMax := fs.Float64("step-max", 0, "with --overload: the search ends at this rate at most (0: when a rate is not sustained)")
+	settle := fs.Duration("settle", 2*time.Second, "with --overload: the comparison leaves out each offer's first moments, this long")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -90,8 +102,11 @@ func run(args []string, out io.Writer) error {
 	if err := loopbackOnly(t.BaseURL); err != nil {
 		return err
 	}
-	if *rate <= 0 || *rate > 100_000 {
+	if *rate <= 0 || *rate > maxRate {
 		return errors.New("--rate must be in (0, 100000]")
+	}
+	if *overload != 0 && (*overload < 1 || *step <= 0 || *step > maxRate || *stepFor <= 0 || *stepFor > time.Minute || *stepMax < 0 || *settle < 0 || *settle >= *duration) {
+		return errors.New("--overload needs a factor of at least 1, --step in (0, 100000], --step-duration in (0, 1m] and --settle shorter than --duration")
 	}
 	if *duration <= 0 || *duration > 5*time.Minute {
 		return errors.New("--duration must be in (0, 5m]")
@@ -137,138 +152,20 @@ func run(args []string, out io.Writer) error {
 	}
 	runID := make([]byte, 4)
 	rand.Read(runID)
-	prefix := "LG" + hex.EncodeToString(runID) + "-"
 
-	var (
-		mu      sync.Mutex
-		created []time.Duration
-		refused []time.Duration
-		slots   = map[int]*[2][]time.Duration{} // interval → created, refused
-		reasons = map[string]int{}
-		errs    = map[string]int{}
-		wg      sync.WaitGroup
-	)
+	g := &generator{cli: cli, cashierID: t.CashierID, chain: *chain, timeout: *timeout,
+		prefix: "LG" + hex.EncodeToString(runID) + "-"}
+	if *overload > 0 {
+		return overloadPlan{factor: *overload, step: *step, stepMax: *stepMax, stepFor: *stepFor, duration: *duration,
+			settle: *settle, pause: 2 * time.Second, every: *every}.run(out, g)
+	}
 	fmt.Fprintf(out, "offering %d creates at %.0f/s to %s (%d connections at most)\n", total, *rate, t.BaseURL, *conns)
-	interval := time.Duration(float64(time.Second) / *rate)
-	slot := func(at time.Duration) *[2][]time.Duration { // called under mu
-		k := 0
-		if *every > 0 {
-			k = int(at / *every)
-		}
-		if slots[k] == nil {
-			slots[k] = new([2][]time.Duration)
-		}
-		return slots[k]
-	}
-	start, cpu0 := time.Now(), cpuTime()
-	for i := 0; i < total; i++ {
-		due := start.Add(time.Duration(i) * interval)
-		if d := time.Until(due); d > 0 {
-			time.Sleep(d)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), *timeout)
-			defer cancel()
-			no := fmt.Sprintf("%s%d", prefix, i)
-			amount := fmt.Sprintf("%d.%02d", 1+i%900, i%100)
-			res, err := cli.CreateCollection(ctx, client.CollectionRequest{CashierID: t.CashierID, OrderNo: no,
-				Amount: amount, Symbol: "USDT", ChainID: *chain})
-			lat := time.Since(due)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				if msg := check(res, no); msg != "" {
-					errs[msg]++
-					return
-				}
-				created = append(created, lat)
-				slot(due.Sub(start))[0] = append(slot(due.Sub(start))[0], lat)
-			case client.IsCode(err, "000503"):
-				refused = append(refused, lat)
-				slot(due.Sub(start))[1] = append(slot(due.Sub(start))[1], lat)
-				var ce *client.Error
-				if errors.As(err, &ce) {
-					reasons[ce.Message]++
-				}
-			default:
-				msg := err.Error()
-				if len(msg) > 120 {
-					msg = msg[:120]
-				}
-				errs[msg]++
-			}
-		}()
-	}
-	sent := time.Since(start)
-	wg.Wait()
-	elapsed := time.Since(start)
-	cpu := cpuTime() - cpu0
-
-	nerr := 0
-	for _, n := range errs {
-		nerr += n
-	}
-	fmt.Fprintf(out, "sent %d in %.2fs (%.0f/s offered), all answered after %.2fs\n", total, sent.Seconds(), float64(total)/sent.Seconds(), elapsed.Seconds())
-	fmt.Fprintf(out, "created %d (%.0f/s): p50 %s  p99 %s  max %s\n", len(created), float64(len(created))/elapsed.Seconds(),
-		pct(created, 0.50), pct(created, 0.99), pct(created, 1))
-	fmt.Fprintf(out, "refused with 503: %d: p50 %s  p99 %s\n", len(refused), pct(refused, 0.50), pct(refused, 0.99))
-	for msg, n := range reasons {
-		fmt.Fprintf(out, "  %d × %s\n", n, msg)
-	}
-	for k := 0; *every > 0 && k <= int(sent / *every); k++ {
-		if sl := slots[k]; sl != nil {
-			fmt.Fprintf(out, "  from %s: created %d (p50 %s, p99 %s), refused %d (p50 %s, p99 %s)\n", time.Duration(k)**every,
-				len(sl[0]), pct(sl[0], 0.5), pct(sl[0], 0.99), len(sl[1]), pct(sl[1], 0.5), pct(sl[1], 0.99))
-		}
-	}
-	// The generator must not be the bottleneck: a sender behind its
-	// schedule, or a process near the cores it may use, inflates every
-	// latency above (run it on its own core: taskset -c 0 loadgen …).
-	fmt.Fprintf(out, "generator: %.0f%% of one core (GOMAXPROCS %d), sender behind schedule by %s at the end\n",
-		100*cpu.Seconds()/elapsed.Seconds(), runtime.GOMAXPROCS(0), (sent - time.Duration(total-1)*interval).Round(time.Millisecond))
-	fmt.Fprintf(out, "errors: %d\n", nerr)
-	for msg, n := range errs {
-		fmt.Fprintf(out, "  %d × %s\n", n, msg)
-	}
-	if nerr > 0 {
-		return fmt.Errorf("%d requests failed", nerr)
+	res := g.offer(*rate, total)
+	res.report(out, *every)
+	if n := res.failed(); n > 0 {
+		return fmt.Errorf("%d requests failed", n)
 	}
 	return nil
-}
-
-// cpuTime is the CPU time (user and system) this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// check validates a created order's answer.
-func check(res *client.CollectionCreated, orderNo string) string {
-	switch {
-	case res.OrderNo != orderNo:
-		return "answer names another orderNo"
-	case !strings.Contains(res.PayURL, "/pay/"):
-		return "answer has no payment link"
-	case !strings.HasPrefix(res.QRCode, "data:image/png;base64,"):
-		return "answer has no QR code"
-	case res.ExpireTime <= 0:
-		return "answer has no expiry"
-	}
-	return ""
-}
-
-func pct(d []time.Duration, p float64) string {
-	if len(d) == 0 {
-		return "-"
-	}
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	return d[int(p*float64(len(d)-1))].Round(10 * time.Microsecond).String()
 }
 
 // loopbackOnly refuses targets off this machine: a load generator must not

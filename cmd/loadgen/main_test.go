@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/sandbox"
+)
+
+func TestSearchClimbsRetriesOnceAndStops(t *testing.T) {
+	p := overloadPlan{factor: 3, step: 250}
+	var s search
+	steps := []struct {
+		share float64
+		next  float64
+	}{
+		{1, 500},     // 250 sustained
+		{0.995, 750}, // 500 sustained: at least 99 %
+		{0.98, 750},  // 750 not sustained: once more
+		{1, 1000},    // it was a stall: 750 sustained
+		{0.9, 1000},  // 1000 not sustained
+		{0.97, 1000}, // nor again: done
+	}
+	rate := p.step
+	for i, st := range steps {
+		if s.done {
+			t.Fatalf("step %d: search ended early", i)
+		}
+		rate = s.next(rate, st.share, p)
+		if rate != st.next {
+			t.Fatalf("step %d: next rate %v, want %v", i, rate, st.next)
+		}
+	}
+	if !s.done || s.sustained != 750 {
+		t.Fatalf("done %v, sustained %v; want done at 750", s.done, s.sustained)
+	}
+
+	capped := overloadPlan{factor: 3, step: 100, stepMax: 200}
+	s = search{}
+	s.next(100, 1, capped)
+	if s.done {
+		t.Fatal("ended below --step-max")
+	}
+	s.next(200, 1, capped)
+	if !s.done || s.sustained != 200 {
+		t.Fatalf("done %v, sustained %v; want done at --step-max 200", s.done, s.sustained)
+	}
+}
+
+func TestArgumentsRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"--url", "http://example.com", "--api-key", "k", "--secret-key", "s", "--cashier", "c"},
+		{"--url", "http://127.0.0.1:1", "--api-key", "k", "--secret-key", "s", "--cashier", "c", "--rate", "0"},
+		{"--url", "http://127.0.0.1:1", "--api-key", "k", "--secret-key", "s", "--cashier", "c", "--overload", "0.5"},
+		{"--url", "http://127.0.0.1:1", "--api-key", "k", "--secret-key", "s", "--cashier", "c", "--overload", "3", "--settle", "10s", "--duration", "5s"},
+		{"--url", "http://127.0.0.1:1", "--api-key", "k", "--secret-key", "s", "--cashier", "c", "--preconnect", "300"},
+	} {
+		var out bytes.Buffer
+		if err := run(args, &out); err == nil {
+			t.Errorf("%q: accepted", args)
+		}
+		if strings.Contains(out.String(), "offering") || strings.Contains(out.String(), "finding") {
+			t.Errorf("%q: sent load before refusing: %s", args, out.String())
+		}
+	}
+}
+
+// startSandbox serves an in-process sandbox until the test ends and
+// returns its sandbox.json.
+func startSandbox(t *testing.T, adjust func(*config.Config)) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := config.Default()
+	cfg.Data = dir
+	// The load is the point here, not the rate limits (429s count as
+	// failures).
+	cfg.RateKey, cfg.RateIP, cfg.RateEndpoint = 1e8, 1e8, 1e8
+	adjust(&cfg)
+	ctx, cancel := context.WithCancel(t.Context())
+	sb, err := sandbox.Start(ctx, sandbox.Options{Config: cfg, FreePorts: true})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sb.Serve(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("serve: %v", err)
+		}
+		sb.Close()
+	})
+	return filepath.Join(dir, sandbox.InfoFile)
+}
+
+// TestAgainstSandbox runs both modes against an in-process sandbox: every
+// create is checked and counted, and the overload mode finds a rate, offers
+// it and a multiple of it, and compares them.
+func TestAgainstSandbox(t *testing.T) {
+	info := startSandbox(t, func(*config.Config) {})
+	var out bytes.Buffer
+	if err := run([]string{"--sandbox", info, "--rate", "200", "--duration", "1s", "--preconnect", "4", "--every", "500ms"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("\n%s", out.String())
+	for _, want := range []string{
+		`opened [4-9]\d* connections beforehand`,
+		`(?m)^created 200 \(`,
+		`(?m)^  from 0s: created \d+`,
+		`(?m)^  from 500ms: created \d+`,
+		`(?m)^errors: 0$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+
+	out.Reset()
+	g, err := newTestGenerator(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := overloadPlan{factor: 2, step: 10, stepMax: 20, stepFor: 500 * time.Millisecond,
+		duration: time.Second, settle: 200 * time.Millisecond, pause: 50 * time.Millisecond}
+	if err := plan.run(&out, g); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("\n%s", out.String())
+	for _, want := range []string{
+		`(?m)^  10/s: 100\.0% created`,
+		`(?m)^  20/s: 100\.0% created`,
+		`(?m)^== the sustainable rate, 20/s for 1s$`,
+		`(?m)^== 2× that, 40/s for 1s$`,
+		`(?m)^accepted at 20/s: \d+ created/s, p50 \S+, p99 \S+$`,
+		`(?m)^accepted at 40/s: \d+ created/s, p50 \S+, p99 \S+$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+}
+
+func newTestGenerator(sandboxFile string) (*generator, error) {
+	var t target
+	if err := sandbox.ReadJSON(sandboxFile, &t); err != nil {
+		return nil, err
+	}
+	return &generator{cli: client.New(t.BaseURL, t.APIKey, t.SecretKey), cashierID: t.CashierID,
+		chain: "ETH", timeout: 10 * time.Second, prefix: "LGTEST-"}, nil
+}
+
+// TestRefusalsCounted offers far more than a service admitting one request
+// at a time can take: the 503s are counted as refusals with their reason,
+// not as errors, and every request is accounted for.
+func TestRefusalsCounted(t *testing.T) {
+	info := startSandbox(t, func(c *config.Config) { c.MaxInFlight, c.MaxWait = 1, 0 })
+	var out bytes.Buffer
+	err := run([]string{"--sandbox", info, "--rate", "2000", "--duration", "500ms"}, &out)
+	t.Logf("\n%s", out.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^created (\d+) .*\nrefused with 503: (\d+):`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatal("no created and refused lines")
+	}
+	created, _ := strconv.Atoi(m[1])
+	refused, _ := strconv.Atoi(m[2])
+	if refused == 0 || created+refused != 1000 {
+		t.Fatalf("created %d, refused %d: want refusals, and 1000 requests in all", created, refused)
+	}
+	if !strings.Contains(out.String(), "× the service is busy: it is handling all the requests it admits") {
+		t.Error("the refusals' reason is not printed")
+	}
+}
