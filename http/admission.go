@@ -46,7 +46,7 @@ const (
 	// Measured on one core (README, "Order creation under load"): at 16,
 	// an overload's accepted creates took p99 30–50 % longer than at the
 	// sustainable rate (16 in progress / throughput); at 8 about as long;
-	// at 4 as long too, but with a fifth less throughput.
+	// at 4 as long too, but with about a tenth less throughput.
 	admitFloor = 8
 )
 

@@ -106,7 +106,7 @@ func run(args []string, out io.Writer) error {
 		return errors.New("--rate must be in (0, 100000]")
 	}
 	if *overload != 0 && (*overload < 1 || *step <= 0 || *step > maxRate || *stepFor <= 0 || *stepFor > time.Minute || *stepMax < 0 || *settle < 0 || *settle >= *duration) {
-		return errors.New("--overload needs a factor of at least 1, --step in (0, 100000], --step-duration in (0, 1m] and --settle shorter than --duration")
+		return errors.New("--overload needs a factor of at least 1, --step in (0, 100000], --step-duration in (0, 1m], --step-max of 0 or more and --settle shorter than --duration")
 	}
 	if *duration <= 0 || *duration > 5*time.Minute {
 		return errors.New("--duration must be in (0, 5m]")
