@@ -22,8 +22,8 @@ func RefusesWhenBusy(ctx context.Context) bool {
 // WriteLoad is implemented by stores that bound the wait of their writes
 // (the SQLite store's group writer). WritesBusy reports whether a write
 // whose context is marked RefuseWhenBusy would be refused now; the HTTP
-// API asks before reading a request's body, so that refusing the excess of
-// an overload costs almost nothing.
+// API asks before any work on a request, so that refusing the excess of an
+// overload costs almost nothing.
 type WriteLoad interface {
 	WritesBusy() bool
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -21,27 +20,40 @@ import (
 // envWriteQueue is the store's write queue bound in newEnv (0: default).
 var envWriteQueue int
 
-// holdRequests opens n connections that send a request's headers but not
-// its body: each occupies a place among the requests in progress until
-// its connection closes.
+// holdRequests puts n creates in progress and keeps them there until
+// release: it takes every CPU slot itself, so the creates, admitted and
+// their bodies read, wait for one. Released, they complete (orders
+// HELD-0 … HELD-n-1).
 func holdRequests(t testing.TB, e *env, n int) (release func()) {
 	t.Helper()
-	var conns []net.Conn
-	for i := 0; i < n; i++ {
-		c, err := net.Dial("tcp", e.srv.Listener.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
-		// Valid key and time, so the handler goes on to read the body.
-		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n"+
-			"Service-API-Key: %s\r\nService-Request-Time: %s\r\n\r\n{", pathCollection, apiKey, ms(e.clock.Now()))
-	}
 	s := e.srv.Config.Handler.(*server)
+	for range gateSize() {
+		s.gate.Acquire()
+	}
+	cli := client.New(e.srv.URL, apiKey, secretKey, client.WithClock(e.clock),
+		client.WithHTTPClient(&http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}))
+	done := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := cli.CreateCollection(context.Background(), client.CollectionRequest{CashierID: cashierID,
+				OrderNo: fmt.Sprintf("HELD-%d", i), Amount: "25.00", Symbol: "USDT", ChainID: "ETH"})
+			done <- err
+		}()
+	}
 	waitFor(t, func() bool { return s.admit.n.Load() == int64(n) })
+	released := false
 	return func() {
-		for _, c := range conns {
-			c.Close()
+		if released {
+			return
+		}
+		released = true
+		for range gateSize() {
+			s.gate.Release()
+		}
+		for range n {
+			if err := <-done; err != nil {
+				t.Errorf("held create: %v", err)
+			}
 		}
 		waitFor(t, func() bool { return s.admit.n.Load() == 0 })
 	}

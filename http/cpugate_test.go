@@ -2,8 +2,6 @@ package http
 
 import (
 	"context"
-	"net/http"
-	"runtime"
 	"testing"
 	"time"
 
@@ -70,14 +68,4 @@ func TestBlockingReleasesTheSlot(t *testing.T) {
 	if g.busy != gateSize()-1 {
 		t.Fatalf("after done %d slots busy, want %d", g.busy, gateSize()-1)
 	}
-}
-
-// A client that sends its headers but not its body holds no CPU slot:
-// with every slot's worth of such clients connected, a create is served.
-func TestSlowBodiesDoNotHoldTheGate(t *testing.T) {
-	e := newEnv(t, nil)
-	release := holdRequests(t, e, runtime.GOMAXPROCS(0)+1)
-	defer release()
-	r := e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": "GATE-1"}), secretKey, ms(e.clock.Now()))})
-	checkEnvelope(t, r, "200")
 }

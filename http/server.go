@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/stablecashier/cashier"
@@ -210,8 +211,9 @@ type server struct {
 	// writes; POST requests are refused up front when it is busy.
 	writes   cashier.WriteLoad
 	refusals refusalLog
-	cpu      cpuWait // CPU saturation (cpuwait.go)
-	gate     cpuGate // the Ps write requests compute on (cpugate.go)
+	cpu      cpuWait      // CPU saturation (cpuwait.go)
+	reading  atomic.Int64 // bodies being read ahead of admission (readahead.go)
+	gate     cpuGate      // the Ps write requests compute on (cpugate.go)
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -292,8 +294,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // ServeHTTP assigns the trace id, applies the rate limits, dispatches, and
 // turns panics into 000101 responses.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	// Overload is refused first, before the body is read and without a
-	// log line of its own (admission.go).
+	// The body is read first, so that slow clients wait outside the
+	// requests in progress (readahead.go); overload is refused next, before
+	// any work and without a log line of its own (admission.go).
+	s.readAhead(r)
 	if !s.admit.enter(s.cfg.MaxInFlight) {
 		s.refuse(w, r, errInFlight)
 		return
