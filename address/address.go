@@ -53,3 +53,30 @@ func validateEVM(c cashier.Chain, addr string) (string, error) {
 	}
 	return a.Hex(), nil
 }
+
+// Parse returns the 20-byte form of s, an address in c's text form:
+// base58check on TRON, hex on the EVM networks. It checks the form only,
+// not an EIP-55 checksum: it reads addresses the service stored or was
+// configured with; those from outside go through Validate.
+func Parse(c cashier.Chain, s string) (common.Address, error) {
+	if c == cashier.ChainTRON {
+		a, err := tron.ParseAddress(s)
+		if err != nil {
+			return common.Address{}, cashier.Errorf(cashier.EInvalidAddress, "%q is not a TRON address: %v", s, err)
+		}
+		return a.EVM(), nil
+	}
+	if !common.IsHexAddress(s) {
+		return common.Address{}, cashier.Errorf(cashier.EInvalidAddress, "%q is not an address", s)
+	}
+	return common.HexToAddress(s), nil
+}
+
+// Format writes a 20-byte address in c's text form: base58check on TRON,
+// EIP-55 hex on the EVM networks.
+func Format(c cashier.Chain, a common.Address) string {
+	if c == cashier.ChainTRON {
+		return tron.AddressFromEVM(a).String()
+	}
+	return a.Hex()
+}

@@ -45,3 +45,40 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestParseAndFormat(t *testing.T) {
+	for _, c := range []struct {
+		chain cashier.Chain
+		text  string
+	}{
+		{cashier.ChainETH, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"},
+		{cashier.ChainARB, "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"},
+		{cashier.ChainTRON, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"},
+	} {
+		a, err := Parse(c.chain, c.text)
+		if err != nil {
+			t.Fatalf("Parse(%s, %s): %v", c.chain, c.text, err)
+		}
+		if got := Format(c.chain, a); got != c.text {
+			t.Errorf("Format(Parse(%s)) = %s", c.text, got)
+		}
+	}
+	// The same 20 bytes on TRON and on Ethereum (USDT's TRON contract).
+	tronA, _ := Parse(cashier.ChainTRON, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")
+	if got := Format(cashier.ChainETH, tronA); got != "0xa614f803B6FD780986A42c78Ec9c7f77e6DeD13C" {
+		t.Errorf("TRON address as hex: %s", got)
+	}
+	for _, bad := range []struct {
+		chain cashier.Chain
+		text  string
+	}{
+		{cashier.ChainETH, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"},
+		{cashier.ChainETH, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeA"},
+		{cashier.ChainTRON, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"},
+		{cashier.ChainTRON, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u"},
+	} {
+		if _, err := Parse(bad.chain, bad.text); cashier.ErrorCode(err) != cashier.EInvalidAddress {
+			t.Errorf("Parse(%s, %s) = %v, want an invalid-address error", bad.chain, bad.text, err)
+		}
+	}
+}

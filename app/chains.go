@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/payoutcontract"
-	"github.com/stablecashier/cashier/tron"
 )
 
 // Deposits derives collection deposit addresses from the merchant's deposit
@@ -44,37 +42,18 @@ func (d Deposits) DepositAddress(ctx context.Context, m *cashier.Merchant, c cas
 // factory and its implementation, in the network's text form. prefix is
 // the network's CREATE2 prefix byte (the factory's create2Prefix()).
 func DepositAddress(c cashier.Chain, prefix byte, factory, implementation, orderID string) (string, error) {
-	f, err := evmBytes(c, factory)
+	f, err := address.Parse(c, factory)
 	if err != nil {
 		return "", err
 	}
-	impl, err := evmBytes(c, implementation)
+	impl, err := address.Parse(c, implementation)
 	if err != nil {
 		return "", err
 	}
 	if prefix != payoutcontract.Create2PrefixEVM && prefix != payoutcontract.Create2PrefixTRON {
 		return "", cashier.Errorf(cashier.EInternal, "network %s has no valid CREATE2 prefix (0x%02x)", c, prefix)
 	}
-	a := payoutcontract.DepositAddress(prefix, f, impl, payoutcontract.DepositSalt(orderID))
-	if c == cashier.ChainTRON {
-		return tron.AddressFromEVM(a).String(), nil
-	}
-	return a.Hex(), nil
-}
-
-// evmBytes returns the 20-byte form of an address in c's text form.
-func evmBytes(c cashier.Chain, s string) (common.Address, error) {
-	if c == cashier.ChainTRON {
-		a, err := tron.ParseAddress(s)
-		if err != nil {
-			return common.Address{}, cashier.Errorf(cashier.EInvalidAddress, "%q is not a TRON address: %v", s, err)
-		}
-		return a.EVM(), nil
-	}
-	if !common.IsHexAddress(s) {
-		return common.Address{}, cashier.Errorf(cashier.EInvalidAddress, "%q is not an address", s)
-	}
-	return common.HexToAddress(s), nil
+	return address.Format(c, payoutcontract.DepositAddress(prefix, f, impl, payoutcontract.DepositSalt(orderID))), nil
 }
 
 // Funds reads the funding sources of payouts from the chain clients.
@@ -155,7 +134,7 @@ func (f Funds) Whitelisted(ctx context.Context, c cashier.Chain, contract string
 	if on.Sign() == 0 {
 		return true, nil
 	}
-	r, err := evmBytes(c, recipient)
+	r, err := address.Parse(c, recipient)
 	if err != nil {
 		return false, err
 	}

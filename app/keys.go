@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/tron"
+	"github.com/stablecashier/cashier/address"
 )
 
 // The service's own keys per network: the signer (EIP-712 payout
@@ -21,11 +21,7 @@ import (
 
 // KeyAddress is the address of key in c's text form.
 func KeyAddress(c cashier.Chain, key *ecdsa.PrivateKey) string {
-	a := crypto.PubkeyToAddress(key.PublicKey)
-	if c == cashier.ChainTRON {
-		return tron.AddressFromEVM(a).String()
-	}
-	return a.Hex()
+	return address.Format(c, crypto.PubkeyToAddress(key.PublicKey))
 }
 
 // NewServiceKey builds the stored form of key for role on c.

@@ -35,9 +35,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/orders"
@@ -268,11 +267,11 @@ func (x *Executor) call(e *cashier.PayoutExec, net *Network, os []cashier.Payout
 		return cashier.Call{}, err
 	}
 	b := payoutcontract.Batch{TotalFee: new(big.Int), Nonce: e.Nonce, Timestamp: uint64(e.Timestamp)}
-	if b.Token, err = evmAddr(e.Chain, token.ContractAddress); err != nil {
+	if b.Token, err = address.Parse(e.Chain, token.ContractAddress); err != nil {
 		return cashier.Call{}, err
 	}
 	for _, o := range os {
-		r, err := evmAddr(e.Chain, o.Recipient)
+		r, err := address.Parse(e.Chain, o.Recipient)
 		if err != nil {
 			return cashier.Call{}, err
 		}
@@ -280,14 +279,14 @@ func (x *Executor) call(e *cashier.PayoutExec, net *Network, os []cashier.Payout
 		b.Amounts = append(b.Amounts, o.Amount)
 		b.TotalFee.Add(b.TotalFee, o.Fee)
 	}
-	k, err := evmAddr(e.Chain, e.Contract)
+	k, err := address.Parse(e.Chain, e.Contract)
 	if err != nil {
 		return cashier.Call{}, err
 	}
 	d := payoutcontract.Domain{ChainID: net.DomainChainID, Contract: k}
 	var data []byte
 	if e.Mode == cashier.PayoutAllowance {
-		from, err := evmAddr(e.Chain, e.From)
+		from, err := address.Parse(e.Chain, e.From)
 		if err != nil {
 			return cashier.Call{}, err
 		}
@@ -646,15 +645,4 @@ func describe(r payoutcontract.Revert) string {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, r.Args[k]))
 	}
 	return fmt.Sprintf("%s(%s)", r.Name, strings.Join(parts, ", "))
-}
-
-func evmAddr(c cashier.Chain, s string) (common.Address, error) {
-	if c == cashier.ChainTRON {
-		a, err := tron.ParseAddress(s)
-		return a.EVM(), err
-	}
-	if !common.IsHexAddress(s) {
-		return common.Address{}, fmt.Errorf("%q is not an address", s)
-	}
-	return common.HexToAddress(s), nil
 }

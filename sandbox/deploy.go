@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/tron"
@@ -175,7 +176,7 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 				return nil, fmt.Errorf("set up %s: %w", symbol, err)
 			}
 		}
-		n.Tokens[symbol] = format(c, t)
+		n.Tokens[symbol] = address.Format(c, t)
 	}
 	if err := ch.settle(ctx); err != nil {
 		return nil, err
@@ -183,7 +184,7 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 	// Check the outcome through a read, since the TRON stand-in's system
 	// calls report their result only in the block.
 	for symbol, t := range n.Tokens {
-		ta, err := parse(c, t)
+		ta, err := address.Parse(c, t)
 		if err != nil {
 			return nil, err
 		}
@@ -199,26 +200,6 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 			return nil, fmt.Errorf("%s: payout contract holds %s base units after setup", symbol, bal)
 		}
 	}
-	n.PayoutContract, n.DepositFactory, n.DepositImplementation = format(c, payout), format(c, factory), format(c, impl)
+	n.PayoutContract, n.DepositFactory, n.DepositImplementation = address.Format(c, payout), address.Format(c, factory), address.Format(c, impl)
 	return n, nil
-}
-
-// format writes a 20-byte address in c's text form.
-func format(c cashier.Chain, a common.Address) string {
-	if c == cashier.ChainTRON {
-		return tron.AddressFromEVM(a).String()
-	}
-	return a.Hex()
-}
-
-// parse reads an address in c's text form.
-func parse(c cashier.Chain, s string) (common.Address, error) {
-	if c == cashier.ChainTRON {
-		a, err := tron.ParseAddress(s)
-		return a.EVM(), err
-	}
-	if !common.IsHexAddress(s) {
-		return common.Address{}, fmt.Errorf("%q is not an address", s)
-	}
-	return common.HexToAddress(s), nil
 }

@@ -18,13 +18,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/payoutcontract"
 	"github.com/stablecashier/cashier/sqlite"
-	"github.com/stablecashier/cashier/tron"
 )
 
 // Store is what the sweeper reads and writes (sqlite.DB).
@@ -271,7 +269,7 @@ func (s *Sweeper) minUnits(token string) (*big.Int, error) {
 // factoryOf finds which of the merchant's deposit factories on c derives
 // addr for the order.
 func factoryOf(c cashier.Chain, prefix byte, ks []cashier.Contract, orderID, addr string) (string, error) {
-	want, err := evmAddr(c, addr)
+	want, err := address.Parse(c, addr)
 	if err != nil {
 		return "", err
 	}
@@ -279,8 +277,8 @@ func factoryOf(c cashier.Chain, prefix byte, ks []cashier.Contract, orderID, add
 		if k.Chain != c || k.DepositFactory == "" {
 			continue
 		}
-		f, err1 := evmAddr(c, k.DepositFactory)
-		impl, err2 := evmAddr(c, k.DepositImplementation)
+		f, err1 := address.Parse(c, k.DepositFactory)
+		impl, err2 := address.Parse(c, k.DepositImplementation)
 		if err1 != nil || err2 != nil {
 			continue
 		}
@@ -289,17 +287,6 @@ func factoryOf(c cashier.Chain, prefix byte, ks []cashier.Contract, orderID, add
 		}
 	}
 	return "", errors.New("no deposit factory of the merchant derives this address")
-}
-
-func evmAddr(c cashier.Chain, s string) (common.Address, error) {
-	if c == cashier.ChainTRON {
-		a, err := tron.ParseAddress(s)
-		return a.EVM(), err
-	}
-	if !common.IsHexAddress(s) {
-		return common.Address{}, fmt.Errorf("%q is not an address", s)
-	}
-	return common.HexToAddress(s), nil
 }
 
 // Prepare records b as a PREPARED sweep, before anything is sent.
@@ -327,7 +314,7 @@ func (s *Sweeper) Send(ctx context.Context, sw *cashier.Sweep) (string, error) {
 	if sw.Token == "" {
 		return s.Client.SendCall(ctx, cashier.Call{To: sw.Factory, Data: packNative(sw)})
 	}
-	token, err := evmAddr(s.Chain, sw.Token)
+	token, err := address.Parse(s.Chain, sw.Token)
 	if err != nil {
 		return "", err
 	}

@@ -237,26 +237,6 @@ func (n *network) close() {
 	}
 }
 
-// text writes a 20-byte address in the network's text form.
-func (n *network) text(a common.Address) string {
-	if n.chain == cashier.ChainTRON {
-		return tron.AddressFromEVM(a).String()
-	}
-	return a.Hex()
-}
-
-// addr reads an address in the network's text form.
-func (n *network) addr(s string) (common.Address, error) {
-	if n.chain == cashier.ChainTRON {
-		a, err := tron.ParseAddress(s)
-		return a.EVM(), err
-	}
-	if !common.IsHexAddress(s) {
-		return common.Address{}, fmt.Errorf("%q is not an address", s)
-	}
-	return common.HexToAddress(s), nil
-}
-
 // walletAddr is w's address on this network.
 func (n *network) walletAddr(w *sandbox.Wallet) string {
 	if n.chain == cashier.ChainTRON {

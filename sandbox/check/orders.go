@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
 )
@@ -52,7 +53,7 @@ func (r *run) collection(ctx context.Context, c cashier.Chain) error {
 	if err != nil {
 		return err
 	}
-	depositEVM, err := n.addr(deposit)
+	depositEVM, err := address.Parse(n.chain, deposit)
 	if err != nil {
 		return err
 	}

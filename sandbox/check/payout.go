@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/payoutcontract"
 	"github.com/stablecashier/cashier/sandbox"
 )
@@ -33,7 +34,7 @@ func (n *network) newBatch(ctx context.Context, symbol string, count int) (payou
 	if err != nil {
 		return payoutcontract.Batch{}, err
 	}
-	ta, err := n.addr(tk)
+	ta, err := address.Parse(n.chain, tk)
 	if err != nil {
 		return payoutcontract.Batch{}, err
 	}
@@ -53,7 +54,7 @@ func (n *network) newBatch(ctx context.Context, symbol string, count int) (payou
 }
 
 func (n *network) domain() (payoutcontract.Domain, error) {
-	a, err := n.addr(n.info.PayoutContract)
+	a, err := address.Parse(n.chain, n.info.PayoutContract)
 	return payoutcontract.Domain{ChainID: new(big.Int).SetUint64(n.info.ChainID), Contract: a}, err
 }
 
@@ -136,7 +137,7 @@ func (r *run) allowanceBatch(ctx context.Context) error {
 // totalFee, the source paid the sum of both, and the events map nonce and
 // index to each recipient.
 func (r *run) payBatch(ctx context.Context, n *network, b payoutcontract.Batch, mode payoutcontract.Mode, source string, call cashier.Call) error {
-	tk := n.text(b.Token)
+	tk := address.Format(n.chain, b.Token)
 	fee := n.walletAddr(r.info.Roles["fee"])
 	srcBefore, err := n.balance(ctx, tk, source)
 	if err != nil {
@@ -155,10 +156,10 @@ func (r *run) payBatch(ctx context.Context, n *network, b payoutcontract.Batch, 
 		return fmt.Errorf("batch %s failed on chain", rc.TxHash)
 	}
 	for i, to := range b.Recipients {
-		if err := n.expectBalance(ctx, tk, n.text(to), b.Amounts[i]); err != nil {
+		if err := n.expectBalance(ctx, tk, address.Format(n.chain, to), b.Amounts[i]); err != nil {
 			return fmt.Errorf("recipient %d: %w", i, err)
 		}
-		r.rec.Paid = append(r.rec.Paid, Holding{Chain: string(n.chain), Token: tk, Holder: n.text(to), Amount: b.Amounts[i].String()})
+		r.rec.Paid = append(r.rec.Paid, Holding{Chain: string(n.chain), Token: tk, Holder: address.Format(n.chain, to), Amount: b.Amounts[i].String()})
 	}
 	paid := new(big.Int).Add(b.Total(), b.TotalFee)
 	if err := n.expectBalance(ctx, tk, fee, new(big.Int).Add(feeBefore, b.TotalFee)); err != nil {
