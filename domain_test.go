@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 )
 
@@ -103,5 +104,36 @@ func TestErrors(t *testing.T) {
 	}
 	if ErrorCode(nil) != "" {
 		t.Error("nil")
+	}
+}
+
+func TestKeepRecipients(t *testing.T) {
+	ts := []Transfer{{To: "a", TxHash: "1"}, {To: "b", TxHash: "2"}, {To: "a", TxHash: "3"}, {To: "c", TxHash: "4"}}
+	var asked []string
+	got, err := KeepRecipients(ts, func(addrs []string) (map[string]bool, error) {
+		asked = append(asked, addrs...)
+		return map[string]bool{"a": true, "c": true}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(asked, ",") != "a,b,c" {
+		t.Errorf("asked %v, want each recipient once in order", asked)
+	}
+	var hashes []string
+	for _, t := range got {
+		hashes = append(hashes, t.TxHash)
+	}
+	if strings.Join(hashes, ",") != "1,3,4" {
+		t.Errorf("kept %v, want 1,3,4 in order", hashes)
+	}
+	if _, err := KeepRecipients(ts, func([]string) (map[string]bool, error) { return nil, errors.New("down") }); err == nil {
+		t.Error("keep's error was dropped")
+	}
+	if got, err := KeepRecipients(nil, func([]string) (map[string]bool, error) {
+		t.Error("keep asked for no transfers")
+		return nil, nil
+	}); got != nil || err != nil {
+		t.Errorf("no transfers: %v, %v", got, err)
 	}
 }

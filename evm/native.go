@@ -70,26 +70,12 @@ func (c *Client) NativeTransfers(ctx context.Context, from, to uint64, keep func
 			break
 		}
 	}
-	if len(cand) == 0 {
-		return nil, nil
-	}
-	seen := map[string]bool{}
-	var addrs []string
-	for _, t := range cand {
-		if !seen[t.To] {
-			seen[t.To] = true
-			addrs = append(addrs, t.To)
-		}
-	}
-	kept, err := keep(addrs)
+	kept, err := cashier.KeepRecipients(cand, keep)
 	if err != nil {
 		return nil, err
 	}
 	var out []cashier.Transfer
-	for _, t := range cand {
-		if !kept[t.To] {
-			continue
-		}
+	for _, t := range kept {
 		r, err := c.receipt(ctx, common.HexToHash(t.TxHash))
 		if err != nil {
 			return nil, err

@@ -192,26 +192,5 @@ func (c *Client) NativeTransfers(ctx context.Context, from, to uint64, keep func
 			break
 		}
 	}
-	if len(cand) == 0 {
-		return nil, nil
-	}
-	seen := map[string]bool{}
-	var addrs []string
-	for _, t := range cand {
-		if !seen[t.To] {
-			seen[t.To] = true
-			addrs = append(addrs, t.To)
-		}
-	}
-	kept, err := keep(addrs)
-	if err != nil {
-		return nil, err
-	}
-	var out []cashier.Transfer
-	for _, t := range cand {
-		if kept[t.To] {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return cashier.KeepRecipients(cand, keep)
 }
