@@ -36,6 +36,9 @@ CASHIER_TEST_DATABASE=postgres go test -count=1 -skip 'TestSweepsSurviveKills' .
 echo "== the sandbox, black box: build, start, check with real chains, restart, check again"
 bash scripts/sandbox-check.sh
 
+echo "== the load script, briefly (it fails on any create that is not answered right)"
+PIN=0 bash scripts/loadtest.sh --rate 200 --duration 1s
+
 echo "== go test -race (packages with concurrency)"
 go test -count=1 -race ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
 go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags' ./dashboard/... # argon2 under -race is slow: the session and limit paths
