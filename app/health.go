@@ -162,28 +162,29 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 	if snap.Stats, err = sr.OpsStats(ctx); err != nil {
 		return snap, err
 	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
 	for _, c := range cashier.Chains {
-		cl := s.Chains[c]
-		if cl == nil {
+		if s.Chains[c] == nil {
 			continue
 		}
 		cur, err := s.Store.Cursor(ctx, c)
 		if err != nil {
 			return snap, err
 		}
-		i := len(snap.Chains)
 		snap.Chains = append(snap.Chains, metrics.ChainState{Chain: c, Watched: cur.Head, Confirmed: cur.Confirmed})
+	}
+	// The nodes are asked at once; each answer goes to its own element of
+	// the slice, complete before the first question (no append after).
+	var wg sync.WaitGroup
+	for i := range snap.Chains {
+		st := &snap.Chains[i]
+		cl := s.Chains[st.Chain]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			hctx, cancel := context.WithTimeout(ctx, readyTimeout)
 			defer cancel()
 			head, err := cl.Head(hctx)
-			mu.Lock()
-			defer mu.Unlock()
-			snap.Chains[i].Up, snap.Chains[i].Head = err == nil, head.Number
+			st.Up, st.Head = err == nil, head.Number
 		}()
 	}
 	wg.Wait()
