@@ -88,12 +88,8 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	if *sandboxFile != "" {
-		b, err := os.ReadFile(*sandboxFile)
-		if err != nil {
+		if err := readTarget(*sandboxFile, &t); err != nil {
 			return err
-		}
-		if err := json.Unmarshal(b, &t); err != nil {
-			return fmt.Errorf("%s: %w", *sandboxFile, err)
 		}
 	}
 	if t.BaseURL == "" || t.APIKey == "" || t.SecretKey == "" || t.CashierID == "" {
@@ -164,6 +160,18 @@ func run(args []string, out io.Writer) error {
 	res.report(out, *every)
 	if n := res.failed(); n > 0 {
 		return fmt.Errorf("%d requests failed", n)
+	}
+	return nil
+}
+
+// readTarget fills t from a sandbox.json.
+func readTarget(path string, t *target) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, t); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

@@ -152,7 +152,7 @@ func TestAgainstSandbox(t *testing.T) {
 
 func newTestGenerator(sandboxFile string) (*generator, error) {
 	var t target
-	if err := sandbox.ReadJSON(sandboxFile, &t); err != nil {
+	if err := readTarget(sandboxFile, &t); err != nil {
 		return nil, err
 	}
 	return &generator{cli: client.New(t.BaseURL, t.APIKey, t.SecretKey), cashierID: t.CashierID,
