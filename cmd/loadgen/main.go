@@ -30,6 +30,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"runtime"
@@ -128,20 +129,33 @@ func run(args []string, out io.Writer) error {
 	if *preconnect > *conns {
 		return errors.New("--preconnect must not exceed --conns")
 	}
-	// Concurrent cheap requests open connections; a few rounds, since a
-	// fast answer lets the next request reuse a connection instead.
-	for round := 0; round < 5 && dials.Load() < int64(*preconnect); round++ {
+	// Cheap requests open the connections. Each one waits, once it holds a
+	// connection, until all of them do: a fast answer would otherwise hand
+	// its connection to the next request instead of a new one being dialled.
+	if *preconnect > 0 {
+		held := make(chan struct{})
+		var waiting atomic.Int64
+		waiting.Store(int64(*preconnect))
+		ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+		trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) {
+			if waiting.Add(-1) == 0 {
+				close(held)
+			}
+			select {
+			case <-held:
+			case <-ctx.Done():
+			}
+		}}
 		var pre sync.WaitGroup
-		for i := int64(0); i < int64(*preconnect)-dials.Load(); i++ {
+		for i := 0; i < *preconnect; i++ {
 			pre.Add(1)
 			go func() {
 				defer pre.Done()
-				ctx, cancel := context.WithTimeout(context.Background(), *timeout)
-				defer cancel()
-				cli.Coins(ctx)
+				cli.Coins(httptrace.WithClientTrace(ctx, trace))
 			}()
 		}
 		pre.Wait()
+		cancel()
 	}
 	if *preconnect > 0 {
 		fmt.Fprintf(out, "opened %d connections beforehand\n", dials.Load())
