@@ -46,13 +46,17 @@ func (p *livePage) run(what string, actions ...chromedp.Action) {
 	}
 }
 
-// state is the page's data-state and status title now.
+// state is the page's data-state and status title now, read in one
+// evaluation: the page may update between two.
 func (p *livePage) state() (string, string) {
 	p.t.Helper()
-	var st, title string
-	p.run("read the state", chromedp.Evaluate(`document.getElementById("cashier").getAttribute("data-state")`, &st),
-		chromedp.Evaluate(`document.getElementById("state-title").textContent`, &title))
-	return st, strings.TrimSpace(title)
+	var both []string
+	p.run("read the state", chromedp.Evaluate(`[document.getElementById("cashier").getAttribute("data-state"),
+		document.getElementById("state-title").textContent]`, &both))
+	if len(both) != 2 {
+		p.t.Fatalf("read the state: got %q", both)
+	}
+	return both[0], strings.TrimSpace(both[1])
 }
 
 func (p *livePage) shot(name string) {
