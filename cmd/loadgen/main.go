@@ -156,8 +156,6 @@ func run(args []string, out io.Writer) error {
 		}
 		pre.Wait()
 		cancel()
-	}
-	if *preconnect > 0 {
 		fmt.Fprintf(out, "opened %d connections beforehand\n", dials.Load())
 	}
 	runID := make([]byte, 4)
