@@ -6,22 +6,36 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/sign"
+	"github.com/stablecashier/cashier/sqlite"
 	"github.com/stablecashier/cashier/webhook"
 )
+
+// EventWriter is the one webhook body writer of every process on a data
+// directory (serve, the sandbox, the dashboard inside them, and the
+// operator commands), so every event of an order carries the same fields
+// whichever process wrote it: the network names of reg, the configured
+// body form and signature scheme, and the numeric ids read from st.
+func EventWriter(cfg config.Config, reg *cashier.Registry, st webhook.Numbers) *webhook.Writer {
+	return &webhook.Writer{Registry: reg, Strings: cfg.WebhookBody == "strings", Scheme: sign.WebhookScheme(cfg.WebhookSignature), Numbers: st}
+}
 
 // OperatorOrders is the order service an operator command uses on a store
 // it opened itself, possibly while serve runs on the same data directory:
 // the webhooks it writes are delivered by the running service's dispatcher.
-func OperatorOrders(_ context.Context, cfg config.Config, st cashier.Store) (*orders.Service, error) {
-	reg, err := config.LoadRegistry(cfg.Registry)
-	if err != nil {
-		return nil, err
+// reg is the registry the service runs with (nil: the configured one).
+func OperatorOrders(_ context.Context, cfg config.Config, reg *cashier.Registry, st *sqlite.DB) (*orders.Service, error) {
+	if reg == nil {
+		var err error
+		if reg, err = config.LoadRegistry(cfg.Registry); err != nil {
+			return nil, err
+		}
 	}
 	svc := &orders.Service{
 		Store:    st,
 		Registry: reg,
 		Clock:    cashier.SystemClock{},
-		Events:   webhook.NewWriter(reg),
+		Events:   EventWriter(cfg, reg, st),
 		Config:   orders.DefaultConfig,
 	}
 	return svc, nil

@@ -111,7 +111,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Addresses: address.Validator{},
 		Deposits:  Deposits{Store: s.Store, Registry: s.Registry},
 		Funds:     Funds{Clients: s.Chains},
-		Events:    &webhook.Writer{Registry: s.Registry, Strings: cfg.WebhookBody == "strings", Scheme: sign.WebhookScheme(cfg.WebhookSignature), Numbers: s.Store},
+		Events:    EventWriter(cfg, s.Registry, s.Store),
 		Config:    orders.DefaultConfig,
 	}
 	s.Orders.Config.CollectionTTL = cfg.CollectionTTL

@@ -129,8 +129,13 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 			explicit[f.flag] = true
 		}
 	}
+	settings := map[string]bool{} // the flags registered here, not the command's own
 	for _, f := range fields {
-		if f.flag != "-" {
+		// A command's own flag of the same name wins: `payout policy
+		// --mode never` is the review mode, and that command takes the
+		// service mode from CASHIER_MODE or the data directory.
+		if f.flag != "-" && fs.Lookup(f.flag) == nil {
+			settings[f.flag] = true
 			usage := f.usage + " ($" + f.env
 			if d := f.get(); d != "" {
 				usage += ", default " + d
@@ -140,7 +145,7 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 		}
 	}
 	if fs.Name() != "serve" && fs.Name() != "sandbox" {
-		fs.Usage = func() { briefUsage(fs, fields) }
+		fs.Usage = func() { briefUsage(fs, settings) }
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -154,11 +159,7 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 // briefUsage is the -h of a command that is not the service: its own flags
 // and where its data is, not the forty settings of the service, which it
 // accepts too but rarely needs.
-func briefUsage(fs *flag.FlagSet, fields []field) {
-	setting := map[string]bool{}
-	for _, f := range fields {
-		setting[f.flag] = true
-	}
+func briefUsage(fs *flag.FlagSet, setting map[string]bool) {
 	own := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
 	own.SetOutput(fs.Output())
 	fs.VisitAll(func(f *flag.Flag) {

@@ -238,3 +238,71 @@ func TestBriefUsageOfOperatorCommands(t *testing.T) {
 		t.Errorf("serve -h lacks the settings:\n%s", full)
 	}
 }
+
+// A command's own flag named like a setting is the command's: `payout
+// policy --mode never` parses (it panicked with "flag redefined: mode"),
+// the value goes to the command, its -h shows it, and the service mode
+// still comes from CASHIER_MODE or the data directory.
+func TestOwnFlagWinsOverSetting(t *testing.T) {
+	dir := t.TempDir()
+	saved := Default()
+	saved.Data, saved.Mode = dir, "sandbox"
+	if err := saved.Remember(false); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(args []string, env map[string]string) (Config, string, string) {
+		t.Helper()
+		var out bytes.Buffer
+		fs := flag.NewFlagSet("payout policy", flag.ContinueOnError)
+		fs.SetOutput(&out)
+		mode := fs.String("mode", "", "default, always, never or above")
+		c := Default()
+		_, err := c.Load(fs, args, func(k string) string { return env[k] })
+		if err != nil && !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("%q: %v", args, err)
+		}
+		return c, *mode, out.String()
+	}
+	c, mode, _ := parse([]string{"--data", dir, "--mode", "never"}, nil)
+	if mode != "never" || c.Mode != "sandbox" {
+		t.Fatalf("own --mode %q, service mode %q; want never and the remembered sandbox", mode, c.Mode)
+	}
+	c, mode, _ = parse([]string{"--data", dir, "--mode", "always"}, map[string]string{"CASHIER_MODE": "production"})
+	if mode != "always" || c.Mode != "production" {
+		t.Fatalf("own --mode %q, service mode %q; want always and CASHIER_MODE's production", mode, c.Mode)
+	}
+	if _, _, help := parse([]string{"-h"}, nil); !strings.Contains(help, "never or above") {
+		t.Fatalf("-h hides the command's own --mode:\n%s", help)
+	}
+}
+
+// The registry override is remembered as an absolute path, so an operator
+// command run from another directory names networks as the service does.
+func TestRegistryRememberedAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "reg.json")
+	if err := os.WriteFile(reg, []byte(`{"networks":[{"chainId":"ETH","networkName":"Mainnet"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	saved := Default()
+	saved.Data, saved.Registry = dir, "reg.json"
+	if err := saved.Remember(false); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	c := Default()
+	if _, err := c.Load(flag.NewFlagSet("t", flag.ContinueOnError), []string{"--data", dir}, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	if c.Registry != reg {
+		t.Fatalf("remembered registry %q, want %q", c.Registry, reg)
+	}
+	r, err := LoadRegistry(c.Registry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := r.Network(cashier.ChainETH); n.NetworkName != "Mainnet" {
+		t.Fatalf("network name %q", n.NetworkName)
+	}
+}

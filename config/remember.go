@@ -22,6 +22,7 @@ var rememberedSettings = []string{
 	"mode", "header-prefix", "sign-encodings", "sign-field", "unknown-fields", "error-status",
 	"webhook-signature", "webhook-body", "ipv6-prefix",
 	"database-url", // the CLI on a data directory reaches the database its service uses
+	"registry",     // network names in the webhooks an operator command writes
 }
 
 // applyRemembered fills the settings not set explicitly from the data
@@ -78,6 +79,14 @@ func (c *Config) Remember(onlyIfAbsent bool) error {
 	for _, f := range c.fields() {
 		if isRemembered(f.flag) {
 			out[f.flag] = f.get()
+		}
+		if f.flag == "registry" && out[f.flag] != "" {
+			// A relative path would name another file from another directory.
+			abs, err := filepath.Abs(out[f.flag])
+			if err != nil {
+				return err
+			}
+			out[f.flag] = abs
 		}
 	}
 	b, err := json.MarshalIndent(out, "", "  ")

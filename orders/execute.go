@@ -2,6 +2,7 @@ package orders
 
 import (
 	"context"
+	"time"
 
 	"github.com/stablecashier/cashier"
 )
@@ -76,6 +77,7 @@ type ExecOutcome struct {
 	Paid      bool
 	TxID      string
 	Block     uint64
+	BlockTime time.Time         // the block's header time
 	GasShares map[string]string // order id → gasAmount
 }
 
@@ -119,7 +121,7 @@ func (s *Service) SettleExec(ctx context.Context, e *cashier.PayoutExec, out Exe
 			}
 			switch reason, refuse := out.Refuse[o.ID]; {
 			case out.Paid:
-				o.TxID, o.BlockNumber, o.GasAmount = out.TxID, out.Block, out.GasShares[o.ID]
+				o.TxID, o.BlockNumber, o.BlockTime, o.GasAmount = out.TxID, out.Block, out.BlockTime, out.GasShares[o.ID]
 				if err := s.transitionIn(ctx, tx, o, k, cashier.PayoutSuccess); err != nil {
 					return err
 				}

@@ -3,6 +3,7 @@ package payoutexec_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"math"
@@ -472,5 +473,46 @@ func checkLocks(t *testing.T, r *rig) {
 		if w := want[k]; (w == nil && v.Sign() != 0) || (w != nil && w.Cmp(v) != 0) {
 			t.Fatalf("pool %s: running %s, recomputed %v", k, v, w)
 		}
+	}
+}
+
+// The SUCCESS webhook's blockTime is the header time of the block that
+// carried the payout, not the time the service settled it (confirmations
+// later).
+func TestPaidWebhookCarriesBlockTime(t *testing.T) {
+	r := newRig(t, 1000)
+	a := r.create(alice, "10")
+	r.settle(a.ID)
+	o := r.order(a.ID)
+	if o.Status != cashier.PayoutSuccess || o.BlockNumber == 0 {
+		t.Fatalf("order %s in block %d", o.Status, o.BlockNumber)
+	}
+	b, err := r.read.BlockByNumber(context.Background(), o.BlockNumber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := r.st.Events(context.Background(), cashier.EventFilter{OrderID: a.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range evs {
+		if e.Status != string(cashier.PayoutSuccess) {
+			continue
+		}
+		found = true
+		var body struct {
+			BlockTime  int64 `json:"blockTime"`
+			UpdateTime int64 `json:"updateTime"`
+		}
+		if err := json.Unmarshal(e.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		if body.BlockTime != b.Time.UnixMilli() {
+			t.Fatalf("blockTime %d, want block %d's time %d (updateTime %d)", body.BlockTime, o.BlockNumber, b.Time.UnixMilli(), body.UpdateTime)
+		}
+	}
+	if !found {
+		t.Fatalf("no SUCCESS event among %d", len(evs))
 	}
 }

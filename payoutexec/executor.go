@@ -543,7 +543,7 @@ func (x *Executor) confirm(ctx context.Context, net *Network, e *cashier.PayoutE
 		if !strings.EqualFold(b.Hash, r.BlockHash) {
 			return nil // reorged out; the sender broadcasts it again
 		}
-		return x.paid(ctx, net, e, r)
+		return x.paid(ctx, net, e, r, b.Time)
 	}
 	if found, err := x.findPaid(ctx, net, e); err != nil || found {
 		return err
@@ -575,13 +575,13 @@ func (x *Executor) confirm(ctx context.Context, net *Network, e *cashier.PayoutE
 }
 
 // paid settles every order of e SUCCESS with the transaction and its share
-// of the gas.
-func (x *Executor) paid(ctx context.Context, net *Network, e *cashier.PayoutExec, r *cashier.Receipt) error {
+// of the gas; blockTime is the time of the receipt's block.
+func (x *Executor) paid(ctx context.Context, net *Network, e *cashier.PayoutExec, r *cashier.Receipt, blockTime time.Time) error {
 	os, err := x.live(ctx, e)
 	if err != nil {
 		return err
 	}
-	out := orders.ExecOutcome{Paid: true, TxID: r.TxHash, Block: r.BlockNumber, GasShares: GasShares(r.Fee, os, net.CoinDecimals)}
+	out := orders.ExecOutcome{Paid: true, TxID: r.TxHash, Block: r.BlockNumber, BlockTime: blockTime, GasShares: GasShares(r.Fee, os, net.CoinDecimals)}
 	e.State, e.TxID, e.Block = cashier.ExecDone, r.TxHash, r.BlockNumber
 	if err := x.Orders.SettleExec(ctx, e, out); err != nil {
 		return err

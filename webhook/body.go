@@ -137,7 +137,11 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	b.add("status", string(o.Status))
 	b.time("createTime", o.CreatedAt)
 	b.time("updateTime", o.UpdatedAt)
-	b.time("blockTime", blockTime(o.TxID, o.UpdatedAt))
+	bt := o.BlockTime // the paying block's time, when its execution settles
+	if bt.IsZero() {
+		bt = blockTime(o.TxID, o.UpdatedAt)
+	}
+	b.time("blockTime", bt)
 	b.add("failReason", o.FailReason) // why a REFUSE was refused (review or chain); empty otherwise
 	return &cashier.Event{
 		ID:         id,
@@ -223,8 +227,8 @@ func ms(t time.Time) string {
 	return strconv.FormatInt(t.UnixMilli(), 10)
 }
 
-// blockTime is when the service recorded the order's transaction: the
-// update that set txId. Orders carry no block header time.
+// blockTime is when the service recorded the order's transaction (the
+// update that set txId), for an order that carries no block header time.
 func blockTime(txID string, updated time.Time) time.Time {
 	if txID == "" {
 		return time.Time{}

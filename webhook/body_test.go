@@ -125,6 +125,15 @@ func TestPayoutEventBody(t *testing.T) {
 		t.Errorf("event %+v", ev)
 	}
 
+	// Settled with its block's time: blockTime is that block's, not the
+	// time the service recorded it.
+	o.BlockTime = t0.Add(59*time.Minute + 27*time.Second)
+	ev, _ = (&Writer{Registry: reg, Strings: true}).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
+	if f := fields(t, ev.Body); f["blockTime"] != "1772369967000" || f["updateTime"] != "1772370000000" {
+		t.Errorf("blockTime %s updateTime %s, want the block's 1772369967000 and 1772370000000", f["blockTime"], f["updateTime"])
+	}
+	o.BlockTime = time.Time{}
+
 	o.PayoutType, o.FromAddress, o.Status, o.TxID, o.Chain = cashier.PayoutAllowance, "TXYZ", cashier.PayoutRefuse, "", cashier.ChainTRON
 	ev, _ = (&Writer{Strings: true}).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
 	f := fields(t, ev.Body)

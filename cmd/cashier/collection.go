@@ -35,7 +35,11 @@ func collectionCancel(ctx context.Context, args []string, getenv func(string) st
 	if err := app.NeedStore(cfg); err != nil {
 		return fmt.Errorf("%s: %w", "collection cancel", err)
 	}
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, stderr)
+	reg, err := servedRegistry(cfg)
+	if err != nil {
+		return err
+	}
+	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Registry: reg}, stderr)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
+	"github.com/stablecashier/cashier/sqlite"
 )
 
 // multiFlag collects a repeated flag.
@@ -48,7 +49,15 @@ func payoutCmd(ctx context.Context, cmd string, args []string, getenv func(strin
 		return err
 	}
 	defer st.Close()
-	svc, err := app.OperatorOrders(ctx, cfg, st)
+	reg, err := servedRegistry(cfg)
+	if err != nil {
+		return err
+	}
+	db, ok := st.(*sqlite.DB)
+	if !ok {
+		return fmt.Errorf("%s: the store reads no numeric ids for webhooks", cmd)
+	}
+	svc, err := app.OperatorOrders(ctx, cfg, reg, db)
 	if err != nil {
 		return err
 	}

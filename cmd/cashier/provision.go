@@ -6,11 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/sandbox"
 )
 
 // startsDataDir lists the commands that may start a new data directory;
@@ -121,6 +123,22 @@ func contractCreate(ctx context.Context, args []string, getenv func(string) stri
 		"depositFactory": k.DepositFactory,
 		"contractNum":    strconv.FormatInt(k.Num, 10), // the contractId of typed webhook bodies
 	})
+}
+
+// servedRegistry is the registry of the service running on cfg's data
+// directory, so an operator command writes webhooks naming networks as
+// that service does: the configured override file (remembered in the
+// directory) or, in a sandbox's directory, the sandbox's networks; nil
+// means the built-in registry.
+func servedRegistry(cfg config.Config) (*cashier.Registry, error) {
+	if cfg.Registry != "" {
+		return config.LoadRegistry(cfg.Registry)
+	}
+	info, err := sandbox.ReadInfo(filepath.Join(cfg.Data, sandbox.InfoFile))
+	if err != nil {
+		return nil, nil // not a sandbox's directory
+	}
+	return sandbox.Registry(info, sandbox.DefaultConfirmations)
 }
 
 func printJSON(w io.Writer, v any) error {

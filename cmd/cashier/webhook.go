@@ -35,7 +35,11 @@ func webhookCmd(ctx context.Context, cmd string, args []string, getenv func(stri
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	// No chain is needed for webhook operations.
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, stderr)
+	reg, err := servedRegistry(cfg)
+	if err != nil {
+		return err
+	}
+	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Registry: reg}, stderr)
 	if err != nil {
 		return err
 	}
