@@ -73,5 +73,5 @@ type PayoutOrder struct {
 	// BlockTime is the time of that block, known when its execution
 	// settles (for the SUCCESS webhook); not stored, so zero on reads.
 	BlockTime time.Time
-	Num         int64  // numeric identity; set by Create, not by reads (sqlite NumericID)
+	Num       int64 // numeric identity; set by Create, not by reads (sqlite NumericID)
 }
