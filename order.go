@@ -70,8 +70,10 @@ type PayoutOrder struct {
 	NeedsReview bool   // waits for an operator's approval before execution
 	ExecID      string // the batch execution carrying the order
 	BlockNumber uint64 // block of the transaction that paid it
-	// BlockTime is the time of that block, known when its execution
-	// settles (for the SUCCESS webhook); not stored, so zero on reads.
+	Num         int64  // numeric identity; set by Create, not by reads (sqlite NumericID)
+
+	// BlockTime is the time of BlockNumber's block, known when its
+	// execution settles (for the SUCCESS webhook); not stored, so zero on
+	// reads.
 	BlockTime time.Time
-	Num       int64 // numeric identity; set by Create, not by reads (sqlite NumericID)
 }
