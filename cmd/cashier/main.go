@@ -37,7 +37,8 @@ commands:
   cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
   contract update       change a contract's webhook URL: --data DIR --id ID --webhook-url URL
-  contract disable      stop payouts through a contract: --data DIR --id ID (contract enable: resume)
+  contract disable      stop payouts through a contract: --data DIR --id ID
+  contract enable       resume payouts through a disabled contract: --data DIR --id ID
   payout list           list payouts: --data DIR [--status S] [--merchant ID] [--chain C]
   payout approve        release payouts held for review: --data DIR --id ORDER_ID [--id ORDER_ID ...]
   payout refuse         refuse a pending payout: --data DIR --id ORDER_ID --reason TEXT

@@ -1,0 +1,459 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/sandbox"
+)
+
+// binaryCommands parses the command list of `cashier help`: the lines
+// "  NAME [SUB]   description".
+func binaryCommands(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command(binary, "help").Output()
+	if err != nil {
+		t.Fatalf("cashier help: %v", err)
+	}
+	line := regexp.MustCompile(`^  ([a-z]+(?: [a-z]+)?)  +\S`)
+	var cmds []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if m := line.FindStringSubmatch(sc.Text()); m != nil {
+			cmds = append(cmds, m[1])
+		}
+	}
+	if len(cmds) < 20 {
+		t.Fatalf("cashier help lists %d commands:\n%s", len(cmds), out)
+	}
+	return cmds
+}
+
+// documentedCommands finds every `cashier NAME [SUB]` in README.md and
+// docs/*.md ("SUB|SUB" names several). A group word followed by a word
+// the binary does not know is returned as documented, so it fails; a group
+// word alone ("cashier key") names no command.
+func documentedCommands(t *testing.T, known []string) map[string]bool {
+	t.Helper()
+	files, _ := filepath.Glob("../../docs/*.md")
+	files = append(files, "../../README.md")
+	var text strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text.Write(b)
+		text.WriteString("\n")
+	}
+	// Line breaks (and shell continuations) inside a mention become spaces.
+	flat := regexp.MustCompile(`\s*\\?\n\s*|[ \t]+`).ReplaceAllString(text.String(), " ")
+	isKnown := map[string]bool{}
+	groups := map[string]bool{}
+	for _, c := range known {
+		isKnown[c] = true
+		first, _, _ := strings.Cut(c, " ")
+		groups[first] = true
+	}
+	var names []string
+	for g := range groups {
+		names = append(names, g)
+	}
+	mention := regexp.MustCompile(`\bcashier (` + strings.Join(names, "|") + `)\b(?: ([a-z]+(?:\|[a-z]+)*)\b)?`)
+	doc := map[string]bool{}
+	for _, m := range mention.FindAllStringSubmatch(flat, -1) {
+		group, subs := m[1], m[2]
+		if subs == "" || (isKnown[group] && !isKnown[group+" "+strings.Split(subs, "|")[0]]) {
+			if isKnown[group] { // serve, sandbox: a command by itself
+				doc[group] = true
+			}
+			continue
+		}
+		for _, s := range strings.Split(subs, "|") {
+			doc[group+" "+s] = true
+		}
+	}
+	return doc
+}
+
+// hookLog keeps every verified webhook body the sandbox delivers.
+type hookLog struct {
+	mu     sync.Mutex
+	key    string
+	bodies map[string][]map[string]any // orderNo → bodies in arrival order
+}
+
+func (h *hookLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ev, _, err := client.VerifyWebhook(r, h.key)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusUnauthorized)
+		return
+	}
+	h.bodies[ev.OrderNo] = append(h.bodies[ev.OrderNo], ev.Fields)
+}
+
+// find returns the first body of orderNo with the given status.
+func (h *hookLog) find(orderNo, status string) map[string]any {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, b := range h.bodies[orderNo] {
+		if b["status"] == status {
+			return b
+		}
+	}
+	return nil
+}
+
+// TestDocumentedCommands: every command the binary lists is documented in
+// README.md or docs/, every documented command exists, answers -h
+// without crashing, and does its job once on the built binary, on data
+// directories this test creates (one provisioned with the CLI, one a
+// running sandbox). The sandbox part also checks the webhooks an operator
+// command writes against the service's own for the same payout.
+func TestDocumentedCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary's sandbox")
+	}
+	known := binaryCommands(t)
+	isKnown := map[string]bool{}
+	for _, c := range known {
+		isKnown[c] = true
+	}
+	doc := documentedCommands(t, known)
+	for _, c := range known {
+		if !doc[c] {
+			t.Errorf("cashier %s is not documented in README.md or docs/", c)
+		}
+	}
+	for c := range doc {
+		if !isKnown[c] {
+			t.Errorf("documented command cashier %s is not one the binary lists", c)
+		}
+	}
+
+	t.Run("help", func(t *testing.T) {
+		// Processes in parallel: each is quick but waits for a CPU.
+		var wg sync.WaitGroup
+		errs := make([]string, len(known))
+		sem := make(chan struct{}, 6)
+		for i, c := range known {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				cmd := exec.Command(binary, append(strings.Fields(c), "-h")...)
+				cmd.Dir = t.TempDir() // -h must not need (or create) a data directory
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				err := cmd.Run()
+				if err != nil || strings.Contains(stderr.String(), "panic") || !strings.Contains(stderr.String(), "Usage of "+c+":") {
+					errs[i] = fmt.Sprintf("cashier %s -h: %v\n%s", c, err, stderr.String())
+				} else if entries, _ := os.ReadDir(cmd.Dir); len(entries) != 0 {
+					errs[i] = fmt.Sprintf("cashier %s -h left %d files behind", c, len(entries))
+				}
+			}()
+		}
+		wg.Wait()
+		for _, e := range errs {
+			if e != "" {
+				t.Error(e)
+			}
+		}
+	})
+
+	used := map[string]bool{}
+	// use runs a command on the binary, marks it used and decodes the JSON
+	// object it prints.
+	use := func(t *testing.T, env []string, args ...string) map[string]any {
+		t.Helper()
+		name := args[0]
+		if len(args) > 1 && isKnown[args[0]+" "+args[1]] {
+			name = args[0] + " " + args[1]
+		}
+		used[name] = true
+		cmd := exec.Command(binary, args...)
+		cmd.Env = append(os.Environ(), env...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("cashier %q: %v\n%s%s", args, err, out, stderr.String())
+		}
+		var m map[string]any
+		dec := json.NewDecoder(bytes.NewReader(out))
+		if err := dec.Decode(&m); err != nil || dec.More() {
+			t.Fatalf("cashier %q printed %q, not one JSON object: %v", args, out, err)
+		}
+		return m
+	}
+
+	t.Run("provisioned data directory", func(t *testing.T) {
+		data := t.TempDir()
+		env := []string{"CASHIER_MODE=sandbox"} // a loopback webhook URL is allowed
+		m := use(t, env, "merchant", "create", "--data", data, "--name", "Docs Shop")["merchantId"].(string)
+		if c := use(t, nil, "cashier", "create", "--data", data, "--merchant", m, "--webhook-url", "http://127.0.0.1:9/hook"); c["merchantId"] != m {
+			t.Fatalf("cashier create: %v", c)
+		}
+		k := use(t, nil, "contract", "create", "--data", data, "--merchant", m, "--chain", "ETH",
+			"--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")["contractId"].(string)
+		if c := use(t, nil, "contract", "update", "--data", data, "--id", k, "--webhook-url", "http://127.0.0.1:9/payouts"); c["webhookUrl"] != "http://127.0.0.1:9/payouts" {
+			t.Fatalf("contract update: %v", c)
+		}
+		if c := use(t, nil, "contract", "disable", "--data", data, "--id", k); c["status"] != "disabled" {
+			t.Fatalf("contract disable: %v", c)
+		}
+		if c := use(t, nil, "contract", "enable", "--data", data, "--id", k); c["status"] != "active" {
+			t.Fatalf("contract enable: %v", c)
+		}
+		signer := use(t, nil, "key", "generate", "--data", data, "--chain", "ETH", "--role", "signer")
+		key, _ := crypto.GenerateKey()
+		keyFile := filepath.Join(t.TempDir(), "executor.key")
+		if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(key))+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		executor := use(t, nil, "key", "import", "--data", data, "--chain", "ETH", "--role", "executor", "--key-file", keyFile)
+		if !strings.EqualFold(executor["address"].(string), crypto.PubkeyToAddress(key.PublicKey).Hex()) {
+			t.Fatalf("key import stored %v, want %s", executor["address"], crypto.PubkeyToAddress(key.PublicKey).Hex())
+		}
+		keys, _ := json.Marshal(use(t, nil, "key", "list", "--data", data)["keys"])
+		for _, a := range []any{signer["address"], executor["address"]} {
+			if !strings.Contains(string(keys), a.(string)) {
+				t.Fatalf("key list %s lacks %s", keys, a)
+			}
+		}
+		if u := use(t, nil, "user", "create", "--data", data, "--email", "viewer@docs.example", "--merchant", m, "--role", "viewer"); u["email"] != "viewer@docs.example" || u["password"] == "" {
+			t.Fatalf("user create: %v", u)
+		}
+		used["serve"] = true
+		srv := start(t, nil, "serve", "--data", data, "--addr", "127.0.0.1:0")
+		var base string
+		waitFor(t, "serve", time.Minute, func() bool {
+			line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
+			var ok bool
+			base, ok = strings.CutPrefix(string(line), "cashier listening on ")
+			return ok
+		})
+		resp, err := http.Get(base + "/healthz")
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("serve: GET /healthz: %v %v", resp, err)
+		}
+		resp.Body.Close()
+		srv.stop(t)
+	})
+
+	t.Run("sandbox data directory", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+		defer cancel()
+		hooks := &hookLog{bodies: map[string][]map[string]any{}}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hookSrv := &http.Server{Handler: hooks}
+		go hookSrv.Serve(ln)
+		defer hookSrv.Close()
+
+		data := t.TempDir()
+		used["sandbox"] = true
+		sb := start(t, databaseEnv(), "sandbox", "--data", data, "--free-ports", "--tron-block-interval", "300ms",
+			"--webhook-url", "http://"+ln.Addr().String()+"/hook")
+		waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
+		info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hooks.mu.Lock()
+		hooks.key = info.WebhookKey
+		hooks.mu.Unlock()
+		sdk := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+		env := databaseEnv()
+
+		// Collections: one paid from the demo wallet, one cancelled.
+		suffix := time.Now().Format("150405.000")
+		paidNo, cancelNo := "DOC-PAY-"+suffix, "DOC-CANCEL-"+suffix
+		for _, no := range []string{paidNo, cancelNo} {
+			if _, err := sdk.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: no, Amount: "3.25", Symbol: "USDT", ChainID: "ETH"}); err != nil {
+				t.Fatalf("create %s: %v", no, err)
+			}
+		}
+		if p := use(t, env, "sandbox", "pay", "--data", data, "--order", paidNo); p["txId"] == "" || p["txId"] == nil {
+			t.Fatalf("sandbox pay printed %v", p)
+		}
+		if c := use(t, env, "collection", "cancel", "--data", data, "--order", cancelNo, "--merchant", info.MerchantID); c["status"] != "CANCELLED" {
+			t.Fatalf("collection cancel: %v", c)
+		}
+
+		// Payouts held for review (the demo merchant's default policy):
+		// one approved, one refused by the operator.
+		recipient := func() string {
+			var a [20]byte
+			rand.Read(a[:])
+			return common.BytesToAddress(a[:]).Hex()
+		}
+		approveNo, refuseNo := "DOC-PO-OK-"+suffix, "DOC-PO-NO-"+suffix
+		ids := map[string]string{}
+		for _, no := range []string{approveNo, refuseNo} {
+			r, err := sdk.CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs["ETH"], OrderNo: no, Recipient: recipient(), Amount: "1.50", Symbol: "USDT"})
+			if err != nil {
+				t.Fatalf("create payout %s: %v", no, err)
+			}
+			ids[no] = r.OrderID
+		}
+		listed, _ := json.Marshal(use(t, env, "payout", "list", "--data", data, "--status", "PENDING", "--merchant", info.MerchantID, "--chain", "ETH"))
+		for _, id := range ids {
+			if !strings.Contains(string(listed), id) {
+				t.Fatalf("payout list lacks %s: %s", id, listed)
+			}
+		}
+		if r := use(t, env, "payout", "refuse", "--data", data, "--id", ids[refuseNo], "--reason", "recipient failed KYC"); r["status"] != "REFUSE" {
+			t.Fatalf("payout refuse: %v", r)
+		}
+		if a := use(t, env, "payout", "approve", "--data", data, "--id", ids[approveNo]); a["approved"] != float64(1) {
+			t.Fatalf("payout approve: %v", a)
+		}
+		// The documented form that crashed with "flag redefined: mode".
+		if p := use(t, env, "payout", "policy", "--data", data, "--merchant", info.MerchantID, "--mode", "never"); p["mode"] != "never" || p["merchantId"] != info.MerchantID {
+			t.Fatalf("payout policy: %v", p)
+		}
+
+		// The operator's REFUSE arrives through the running service.
+		var refused map[string]any
+		waitFor(t, "the REFUSE webhook", time.Minute, func() bool { refused = hooks.find(refuseNo, "REFUSE"); return refused != nil })
+		evID, _ := refused["eventId"].(string)
+		if l := use(t, env, "webhook", "log", "--data", data, "--event", evID); l["eventId"] != evID || l["status"] != "REFUSE" {
+			t.Fatalf("webhook log: %v", l)
+		}
+		if r := use(t, env, "webhook", "resend", "--data", data, "--event", evID); r["eventId"] != evID {
+			t.Fatalf("webhook resend: %v", r)
+		}
+		if r := use(t, env, "webhook", "test", "--data", data, "--cashier", info.CashierID); r["ok"] != true {
+			t.Fatalf("webhook test: %v", r)
+		}
+		if s := use(t, env, "sweep", "list", "--data", data, "--chain", "ETH"); s["total"] == nil {
+			t.Fatalf("sweep list: %v", s)
+		}
+		if s := use(t, env, "sweep", "native", "--data", data, "--chain", "ETH", "--wait", "0"); s["chainId"] != "ETH" {
+			t.Fatalf("sweep native: %v", s)
+		}
+
+		var paid map[string]any
+		waitFor(t, "the paid collection's webhook", 2*time.Minute, func() bool { paid = hooks.find(paidNo, "SUCCESS"); return paid != nil })
+		var success map[string]any
+		waitFor(t, "the approved payout's SUCCESS webhook", 2*time.Minute, func() bool {
+			success = hooks.find(approveNo, "SUCCESS")
+			return success != nil
+		})
+
+		t.Run("operator-written webhook matches the service's", func(t *testing.T) {
+			pending := hooks.find(refuseNo, "PENDING") // written by the service at creation
+			if pending == nil {
+				t.Fatal("no PENDING webhook of the refused payout")
+			}
+			sameShape(t, "REFUSE (cashier payout refuse) vs PENDING (service)", refused, pending)
+			sameShape(t, "REFUSE (cashier payout refuse) vs SUCCESS (service)", refused, success)
+			if n, ok := refused["contractId"].(json.Number); !ok || n == "" || refused["contractId"] != pending["contractId"] || refused["contractId"] != success["contractId"] {
+				t.Errorf("contractId %v (CLI) vs %v, %v (service): want one number", refused["contractId"], pending["contractId"], success["contractId"])
+			}
+			if refused["network"] != pending["network"] || refused["network"] != success["network"] || refused["chainId"] != pending["chainId"] {
+				t.Errorf("network %v (CLI) vs %v, %v (service)", refused["network"], pending["network"], success["network"])
+			}
+			if refused["failReason"] != "recipient failed KYC" || refused["blockTime"] != nil {
+				t.Errorf("refused body %v", refused)
+			}
+			cancelled := hooks.find(cancelNo, "CANCELLED")
+			if cancelled == nil {
+				t.Fatal("no CANCELLED webhook of the order cancelled with the CLI")
+			}
+			sameShape(t, "CANCELLED (cashier collection cancel) vs SUCCESS (service)", cancelled, paid)
+			if cancelled["network"] != paid["network"] || cancelled["cashierId"] != paid["cashierId"] {
+				t.Errorf("collection network/cashierId %v %v (CLI) vs %v %v (service)", cancelled["network"], cancelled["cashierId"], paid["network"], paid["cashierId"])
+			}
+		})
+
+		t.Run("payout blockTime is its block's time", func(t *testing.T) {
+			ec, err := ethclient.Dial(info.Networks["ETH"].RPCURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ec.Close()
+			rc, err := ec.TransactionReceipt(ctx, common.HexToHash(success["txId"].(string)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := ec.HeaderByNumber(ctx, rc.BlockNumber)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bt, _ := success["blockTime"].(json.Number); bt.String() != strconv.FormatUint(h.Time*1000, 10) {
+				t.Errorf("blockTime %v, want block %s's time %d000 (updateTime %v)", success["blockTime"], rc.BlockNumber, h.Time, success["updateTime"])
+			}
+		})
+	})
+
+	var missing []string
+	for _, c := range known {
+		if !used[c] {
+			missing = append(missing, c)
+		}
+	}
+	if !t.Failed() && len(missing) > 0 {
+		sort.Strings(missing)
+		t.Errorf("commands without a use here: %s", strings.Join(missing, ", "))
+	}
+}
+
+// sameShape requires two webhook bodies to have the same fields with the
+// same JSON types (null only where the other is null or absent-valued).
+func sameShape(t *testing.T, what string, a, b map[string]any) {
+	t.Helper()
+	keys := func(m map[string]any) []string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	if ka, kb := keys(a), keys(b); !slices.Equal(ka, kb) {
+		t.Errorf("%s: fields differ:\n%v\n%v", what, ka, kb)
+	}
+	for k, va := range a {
+		vb, ok := b[k]
+		if !ok {
+			continue
+		}
+		// blockTime is null without a transaction, by design.
+		if k == "blockTime" && (va == nil || vb == nil) {
+			continue
+		}
+		if fmt.Sprintf("%T", va) != fmt.Sprintf("%T", vb) {
+			t.Errorf("%s: %s is %T (%v) vs %T (%v)", what, k, va, va, vb, vb)
+		}
+	}
+}
