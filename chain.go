@@ -2,6 +2,7 @@ package cashier
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"time"
 )
@@ -69,6 +70,19 @@ type Call struct {
 	Data     []byte
 	Value    *big.Int // native coin, usually nil
 	GasLimit uint64   // 0: estimate (EVM) / default fee limit (TRON)
+	// MaxGas, when set, bounds an estimated EVM gas limit: an estimate above
+	// it sends nothing (GasCapError), and the headroom stops at it, so a
+	// call never burns more than MaxGas of the sender's coin.
+	MaxGas uint64
+}
+
+// GasCapError: the call's gas estimate exceeds its MaxGas; nothing was sent.
+type GasCapError struct {
+	Estimate, Cap uint64
+}
+
+func (e *GasCapError) Error() string {
+	return fmt.Sprintf("gas estimate %d exceeds the cap %d of this call", e.Estimate, e.Cap)
 }
 
 // Receipt is the outcome of an included transaction.

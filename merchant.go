@@ -59,6 +59,12 @@ type Contract struct {
 	DepositFactory        string
 	DepositImplementation string // the factory's forwarder implementation
 	Num                   int64  // numeric identity (webhook "contractId"); set by Create, not by reads
+
+	// Signer is the merchant signer's address the contract was proven to
+	// name on chain when it was registered (or checked again); its batches
+	// are signed with that key. Empty for a contract registered before
+	// merchant signers existed: the network's service signer signs for it.
+	Signer string
 }
 
 // ContractStatus enables or disables payouts through a contract.

@@ -59,6 +59,17 @@ type ServiceKey struct {
 	CreatedAt  time.Time
 }
 
+// MerchantSigner is a merchant's own payout signer key on one network,
+// sealed at rest. The merchant's contracts name its address as signer(),
+// which is what proves a contract belongs to the merchant.
+type MerchantSigner struct {
+	MerchantID string
+	Chain      Chain
+	Address    string // in the network's text form
+	PrivateKey []byte // 32 bytes
+	CreatedAt  time.Time
+}
+
 // PayoutReader holds the lookups of the payout lifecycle.
 type PayoutReader interface {
 	// PoolLocked is the running locked total of pool plus the settles of
@@ -70,6 +81,12 @@ type PayoutReader interface {
 	ReviewPolicy(ctx context.Context, merchantID string) (*ReviewPolicy, error)
 	// ServiceKey returns the key of role on c, ENotFound when none is stored.
 	ServiceKey(ctx context.Context, c Chain, role KeyRole) (*ServiceKey, error)
+	// MerchantSigner returns the merchant's signer on c, ENotFound when it
+	// has none yet.
+	MerchantSigner(ctx context.Context, merchantID string, c Chain) (*MerchantSigner, error)
+	// SignerOwner returns the merchant whose signer on c has address,
+	// ENotFound when none.
+	SignerOwner(ctx context.Context, c Chain, address string) (string, error)
 	// ContractByAddress returns the registration of an on-chain contract.
 	ContractByAddress(ctx context.Context, c Chain, address string) (*Contract, error)
 	ExecReader
@@ -86,7 +103,11 @@ type PayoutWriter interface {
 	SetReviewPolicy(ctx context.Context, p *ReviewPolicy) error
 	// PutServiceKey stores k, replacing the key of its role on its network.
 	PutServiceKey(ctx context.Context, k *ServiceKey) error
-	// UpdateContract writes the webhook URL and status of a registration.
+	// CreateMerchantSigner stores a merchant's signer; EDuplicate when the
+	// merchant has one on the network already (it is never replaced) or the
+	// address is another merchant's.
+	CreateMerchantSigner(ctx context.Context, k *MerchantSigner) error
+	// UpdateContract writes the webhook URL, status and signer of a registration.
 	UpdateContract(ctx context.Context, c *Contract) error
 	ExecWriter
 }

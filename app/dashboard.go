@@ -21,7 +21,7 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 	dc.TrustedProxies = trusted
 	d, err := dashboard.New(dc, dashboard.Deps{
 		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains,
-		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox},
+		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox, s.Store, s.Chains},
 		Reviewer: reviewer{s.Orders},
 	})
 	if err != nil {
@@ -40,6 +40,8 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 type provisioner struct {
 	clock   cashier.Clock
 	sandbox bool
+	store   cashier.Store
+	chains  map[cashier.Chain]cashier.ChainClient
 }
 
 func (p provisioner) NewKeys() (string, string, string, error) {
@@ -50,9 +52,23 @@ func (p provisioner) NewKeys() (string, string, string, error) {
 	return m.APIKey, m.SecretKey, m.WebhookKey, nil
 }
 
-func (p provisioner) NewContract(ctx context.Context, r cashier.Reader, merchantID, chain, address, webhookURL string) (*cashier.Contract, error) {
-	return NewContract(ctx, r, ContractSpec{MerchantID: merchantID, Chain: strings.TrimSpace(chain), Address: strings.TrimSpace(address),
+func (p provisioner) NewContract(ctx context.Context, merchantID, chain, address, webhookURL string) (*cashier.Contract, error) {
+	return NewContract(ctx, p.store, p.chains, ContractSpec{MerchantID: merchantID, Chain: strings.TrimSpace(chain), Address: strings.TrimSpace(address),
 		WebhookURL: strings.TrimSpace(webhookURL), Sandbox: p.sandbox}, p.clock)
+}
+
+// Signer returns the merchant's signer address on the network, creating
+// the key on first use: the address its contracts must name.
+func (p provisioner) Signer(ctx context.Context, merchantID, chain string) (string, error) {
+	c, err := cashier.ParseChain(strings.TrimSpace(chain))
+	if err != nil {
+		return "", err
+	}
+	k, err := MerchantSigner(ctx, p.store, merchantID, c, p.clock)
+	if err != nil {
+		return "", err
+	}
+	return k.Address, nil
 }
 
 // reviewer is the payout service's review operations, as the dashboard

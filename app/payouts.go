@@ -2,11 +2,11 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/stablecashier/cashier"
@@ -19,17 +19,29 @@ import (
 // sandbox's stand-in); a registry evmChainId for TRON overrides it (Nile).
 const tronDomainChainID = 0x2b6653dc
 
-// TRON energy of a payout call: a token transfer to a new holder costs
-// some 30,000 energy; the limit leaves room for token contracts that cost
-// more.
-const (
-	tronEnergyPerRecipient = 60_000
-	tronEnergyBase         = 200_000
-)
+// ParseGasCap reads CASHIER_PAYOUT_GAS_CAP, "BASE+PER": one payout call
+// may use at most BASE + PER × recipients gas (TRON: energy). A token
+// transfer to a new holder costs some 30,000; the default 200000+60000
+// leaves room for token contracts that cost more.
+func ParseGasCap(s string) (base, per uint64, err error) {
+	b, p, ok := strings.Cut(strings.TrimSpace(s), "+")
+	if ok {
+		base, err = strconv.ParseUint(strings.TrimSpace(b), 10, 64)
+		if err == nil {
+			per, err = strconv.ParseUint(strings.TrimSpace(p), 10, 64)
+		}
+	}
+	if !ok || err != nil || per == 0 || base > 1<<40 || per > 1<<32 {
+		return 0, 0, fmt.Errorf("payout gas cap %q: want BASE+PER_RECIPIENT in gas, e.g. 200000+60000", s)
+	}
+	return base, per, nil
+}
 
 // PayoutExecutor assembles the executor for every network that has node
-// URLs and both a signer and an executor key; the others are logged and
-// their payouts wait. The returned close releases the senders' journals.
+// URLs and an executor key; the others are logged and their payouts wait.
+// Batches are signed with each contract's merchant signer; the network's
+// service signer, when configured, signs for contracts registered before
+// merchant signers. The returned close releases the senders' journals.
 // With only, just those networks (an instance runs each network's
 // executor under its own lease).
 func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*payoutexec.Executor, func(), error) {
@@ -39,6 +51,10 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 		return nil, nil, err
 	}
 	minGas, err := parseMinGas(s.Config.PayoutMinGas, s.Registry)
+	if err != nil {
+		return nil, nil, err
+	}
+	gasBase, gasPer, err := ParseGasCap(s.Config.PayoutGasCap)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,11 +74,18 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 		if len(splitList(urls[c])) == 0 || (len(only) > 0 && !slices.Contains(only, c)) {
 			continue
 		}
-		signer, err1 := keys.Key(ctx, c, cashier.KeySigner)
-		exec, err2 := keys.Key(ctx, c, cashier.KeyExecutor)
-		if err := errors.Join(err1, err2); err != nil {
-			if cashier.ErrorCode(err1) == cashier.ENotFound || cashier.ErrorCode(err2) == cashier.ENotFound {
-				x.Logger.Warn("no signer or executor key: payouts on this network wait", "chain", c)
+		signer, err := keys.Key(ctx, c, cashier.KeySigner)
+		if cashier.ErrorCode(err) == cashier.ENotFound {
+			signer, err = nil, nil // only contracts registered before merchant signers need it
+		}
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		exec, err := keys.Key(ctx, c, cashier.KeyExecutor)
+		if err != nil {
+			if cashier.ErrorCode(err) == cashier.ENotFound {
+				x.Logger.Warn("no executor key: payouts on this network wait", "chain", c)
 				continue
 			}
 			closeAll()
@@ -76,7 +99,7 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 			if n.EVMChainID > 0 {
 				net.DomainChainID = big.NewInt(n.EVMChainID)
 			}
-			net.EnergyPerRecipient, net.EnergyBase = tronEnergyPerRecipient, tronEnergyBase
+			net.EnergyPerRecipient, net.EnergyBase = gasPer, gasBase
 			cl, err := tron.New(tron.Config{URLs: splitList(urls[c]), APIKey: s.Config.TRONAPIKey, Key: exec, Clock: s.Clock})
 			if err != nil {
 				closeAll()
@@ -85,6 +108,7 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 			net.Client = cl
 		} else {
 			net.DomainChainID = big.NewInt(n.EVMChainID)
+			net.GasBase, net.GasPerRecipient = gasBase, gasPer
 			j, err := evm.OpenFileJournal(filepath.Join(s.Config.Data, "journal", strings.ToLower(string(c))), uint64(n.EVMChainID), net.Executor)
 			if err != nil {
 				closeAll()
@@ -101,7 +125,11 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 			net.Client = cl
 		}
 		x.Networks[c] = net
-		x.Logger.Info("payouts enabled", "chain", c, "executor", net.Executor, "signer", KeyAddress(c, signer))
+		serviceSigner := ""
+		if signer != nil {
+			serviceSigner = KeyAddress(c, signer)
+		}
+		x.Logger.Info("payouts enabled", "chain", c, "executor", net.Executor, "serviceSigner", serviceSigner)
 	}
 	return x, closeAll, nil
 }

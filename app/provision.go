@@ -62,10 +62,12 @@ type ContractSpec struct {
 	Sandbox               bool   // the webhook URL follows the sandbox rules
 }
 
-// NewContract checks the merchant, network and addresses and builds a
-// payout contract record.
-func NewContract(ctx context.Context, r cashier.Reader, s ContractSpec, clock cashier.Clock) (*cashier.Contract, error) {
-	if _, err := r.Merchant(ctx, s.MerchantID); err != nil {
+// NewContract checks the merchant, network and addresses, proves on chain
+// that the contract (and its deposit factory) is the committed code naming
+// the merchant's own signer (ProveContract), and builds the payout contract
+// record. The CLI and the dashboard both register through it.
+func NewContract(ctx context.Context, st cashier.Store, chains map[cashier.Chain]cashier.ChainClient, s ContractSpec, clock cashier.Clock) (*cashier.Contract, error) {
+	if _, err := st.Merchant(ctx, s.MerchantID); err != nil {
 		return nil, fmt.Errorf("merchant %s: %w", s.MerchantID, err)
 	}
 	chain, err := cashier.ParseChain(s.Chain)
@@ -97,6 +99,21 @@ func NewContract(ctx context.Context, r cashier.Reader, s ContractSpec, clock ca
 			return nil, fmt.Errorf("deposit implementation: %w", err)
 		}
 	}
+	if _, err := st.ContractByAddress(ctx, chain, k.Address); err == nil {
+		return nil, cashier.Errorf(cashier.EDuplicate, "contract %s is registered on %s already", k.Address, chain)
+	}
+	rd, err := ContractReaderFor(chains, chain)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := MerchantSigner(ctx, st, s.MerchantID, chain, clock)
+	if err != nil {
+		return nil, err
+	}
+	if err := ProveContract(ctx, rd, k, signer.Address); err != nil {
+		return nil, err
+	}
+	k.Signer = signer.Address
 	return k, nil
 }
 

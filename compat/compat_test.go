@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
@@ -201,15 +203,12 @@ func TestSortedSchemeReceiver(t *testing.T) {
 			return err
 		}
 		// A payout contract with a deposit factory: collections on ETH get
-		// their CREATE2 deposit addresses from it (no chain is needed).
-		k, err := app.NewContract(ctx, tx, app.ContractSpec{MerchantID: m.ID, Chain: "ETH",
-			Address:               "0x00000000000000000000000000000000000c0de1",
-			DepositFactory:        "0x00000000000000000000000000000000000fac01",
-			DepositImplementation: "0x00000000000000000000000000000000000017e1", Sandbox: true}, svc.Clock)
-		if err != nil {
-			return err
-		}
-		return tx.CreateContract(ctx, k)
+		// their CREATE2 deposit addresses from it (no chain is needed, so it
+		// is stored directly rather than proven on chain by NewContract).
+		return tx.CreateContract(ctx, &cashier.Contract{ID: "k_compat", MerchantID: m.ID, Chain: cashier.ChainETH,
+			Address:               common.HexToAddress("0x00000000000000000000000000000000000c0de1").Hex(),
+			DepositFactory:        common.HexToAddress("0x00000000000000000000000000000000000fac01").Hex(),
+			DepositImplementation: common.HexToAddress("0x00000000000000000000000000000000000017e1").Hex(), Status: cashier.ContractActive, CreatedAt: svc.Clock.Now()})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,7 @@ type Config struct {
 	PayoutBatchSize       int           // most orders per payout contract call
 	PayoutWindow          time.Duration // how long a partial payout batch waits for more orders
 	PayoutMinGas          string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
+	PayoutGasCap          string        // BASE+PER: most gas (TRON: energy) one payout call may use, per recipient added
 	MaxInFlight           int           // API requests handled at once; more are refused with 503
 	WriteQueue            int           // writes waiting for the database writer; more are refused with 503
 	CacheTTL              time.Duration // how long a cached merchant, cashier or contract is trusted
@@ -106,6 +107,7 @@ func Default() Config {
 		PayoutBatchSize:       100,
 		PayoutWindow:          2 * time.Second,
 		PayoutMinGas:          "ETH=0.005,ARB=0.0005,TRON=100",
+		PayoutGasCap:          "200000+60000",
 		MaxInFlight:           64,
 		WriteQueue:            1024,
 		CacheTTL:              time.Second,
@@ -325,6 +327,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_PAYOUT_BATCH_SIZE", "payout-batch-size", "most payout orders per contract call (1-200)", num(&c.PayoutBatchSize)),
 		f("CASHIER_PAYOUT_WINDOW", "payout-window", "how long a partial payout batch waits for more orders", dur(&c.PayoutWindow)),
 		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
+		f("CASHIER_PAYOUT_GAS_CAP", "payout-gas-cap", "most gas (TRON: energy) of one payout call, BASE+PER_RECIPIENT", str(&c.PayoutGasCap)),
 		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
 		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),
 		f("CASHIER_MAX_INFLIGHT", "max-inflight", "API requests handled at once; beyond it requests get 503 with Retry-After", num(&c.MaxInFlight)),

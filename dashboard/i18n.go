@@ -88,6 +88,8 @@ var messages = map[string][2]string{
 	"recipient":             {"Recipient", "收款地址"},
 	"refuse":                {"Refuse selected", "拒绝所选"},
 	"register":              {"Register contract", "登记合约"},
+	"signer":                {"Signer", "签名地址"},
+	"signer.help":           {"The contract must name this network's signer (constructor argument signer, or setSigner by its owner); registration checks its code and signer on chain.", "合约的 signer 必须是下表中该网络的地址(部署参数 signer,或由所有者调用 setSigner);登记时会在链上核对合约代码和 signer。"},
 	"resend":                {"Resend", "重新发送"},
 	"review.queue":          {"Payouts awaiting review", "待审核代付"},
 	"review.unavailable":    {"Payout review is not available on this server.", "此服务器未提供代付审核。"},

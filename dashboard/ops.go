@@ -31,7 +31,12 @@ type Reviewer interface {
 // as the CLI.
 type Provisioner interface {
 	NewKeys() (apiKey, secretKey, webhookKey string, err error)
-	NewContract(ctx context.Context, r cashier.Reader, merchantID, chain, address, webhookURL string) (*cashier.Contract, error)
+	// NewContract proves the contract on chain to be the merchant's (the
+	// CLI's check) and builds its record.
+	NewContract(ctx context.Context, merchantID, chain, address, webhookURL string) (*cashier.Contract, error)
+	// Signer is the merchant's signer address on chain, which the
+	// merchant's contracts must name as signer().
+	Signer(ctx context.Context, merchantID, chain string) (string, error)
 }
 
 // Keys are a merchant's credentials, shown once.
@@ -202,7 +207,7 @@ func (s *Server) CreateContract(ctx context.Context, a *actor, req ContractReque
 	if s.Provision == nil {
 		return nil, cashier.Errorf(cashier.EInternal, "contract registration is not configured")
 	}
-	k, err := s.Provision.NewContract(ctx, s.Store, mid, req.ChainID, req.Address, req.WebhookURL)
+	k, err := s.Provision.NewContract(ctx, mid, req.ChainID, req.Address, req.WebhookURL)
 	if err != nil {
 		return nil, cashier.Errorf(cashier.EInvalid, "%v", err)
 	}

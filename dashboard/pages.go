@@ -211,8 +211,20 @@ func (s *Server) routes() {
 				return "", err
 			}
 		}
+		// The signer each network's contract must name (created on first
+		// view): registration proves the contract on chain by it.
+		var signers []map[string]string
+		if a.can(OpContractCreate) && s.Provision != nil {
+			for _, c := range cashier.Chains {
+				addr, err := s.Provision.Signer(r.Context(), m.ID, string(c))
+				if err != nil {
+					return "", err
+				}
+				signers = append(signers, map[string]string{"chainId": string(c), "address": addr})
+			}
+		}
 		p.Data = map[string]any{"Merchant": m, "Cashiers": cs, "Contracts": contracts, "Chains": cashier.Chains, "Policy": policy,
-			"Modes": []string{"default", "always", "never", "above"}}
+			"Modes": []string{"default", "always", "never", "above"}, "Signers": signers}
 		return "integration", nil
 	})
 	s.page("GET "+Prefix+"collections", "nav.collections", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {

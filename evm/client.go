@@ -407,3 +407,39 @@ func tooLarge(err error) bool {
 func (c *Client) ViewUint(ctx context.Context, contract string, data []byte) (*big.Int, error) {
 	return c.callUint(ctx, contract, data)
 }
+
+// Code returns the runtime code at addr at the latest block, empty when no
+// contract is there.
+func (c *Client) Code(ctx context.Context, addr string) ([]byte, error) {
+	a, err := parseAddress(addr)
+	if err != nil {
+		return nil, err
+	}
+	var code []byte
+	err = c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
+		code, err = ec.CodeAt(ctx, a, nil)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("evm: code of %s: %w", a.Hex(), err)
+	}
+	return code, nil
+}
+
+// CallView runs a read-only call of contract at the latest block and
+// returns its raw output.
+func (c *Client) CallView(ctx context.Context, contract string, data []byte) ([]byte, error) {
+	t, err := parseAddress(contract)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	err = c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
+		out, err = ec.CallContract(ctx, ethereum.CallMsg{To: &t, Data: data}, nil)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("evm: call %s: %w", t.Hex(), err)
+	}
+	return out, nil
+}

@@ -553,3 +553,40 @@ func TestSendRefusedWhenAnotherProcessTookTheNonce(t *testing.T) {
 		t.Fatalf("recipient holds %v, %v; want 3 (one per send that succeeded)", bal, err)
 	}
 }
+
+// A call whose gas estimate exceeds its MaxGas is not sent (no nonce, no
+// coin spent); under the cap the limit set stops at MaxGas, headroom and
+// all, so no call can burn more than its cap.
+func TestGasCap(t *testing.T) {
+	e := newEnv(t, devchain.Options{})
+	payer := e.account(10)
+	c := e.client(payer, t.TempDir(), nil)
+	to := common.HexToAddress("0x4444444444444444444444444444444444444444")
+	data := e.abi.PackTransfer(to, big.NewInt(1))
+	before, err := e.chain.Client.BalanceAt(ctx(t), addrOf(payer), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.SendCall(ctx(t), cashier.Call{To: e.usdc.Hex(), Data: data, MaxGas: 30_000})
+	var gc *cashier.GasCapError
+	if !errors.As(err, &gc) || gc.Cap != 30_000 || gc.Estimate <= 30_000 {
+		t.Fatalf("send over the cap: %v, want a GasCapError", err)
+	}
+	after, _ := e.chain.Client.BalanceAt(ctx(t), addrOf(payer), nil)
+	if n, _ := e.chain.Client.PendingNonceAt(ctx(t), addrOf(payer)); n != 0 || after.Cmp(before) != 0 {
+		t.Fatalf("refused send: nonce %d, balance %s → %s", n, before, after)
+	}
+	// The estimate fits, its headroom would not: the limit is the cap.
+	limit := gc.Estimate + 1
+	h, err := c.SendCall(ctx(t), cashier.Call{To: e.usdc.Hex(), Data: data, MaxGas: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := devchain.WaitMined(ctx(t), e.chain.Client, common.HexToHash(h)); err != nil {
+		t.Fatal(err)
+	}
+	tx, _, err := e.chain.Client.TransactionByHash(ctx(t), common.HexToHash(h))
+	if err != nil || tx.Gas() != limit {
+		t.Fatalf("gas limit %d (%v), want the cap %d", tx.Gas(), err, limit)
+	}
+}

@@ -142,7 +142,13 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 			// better to report it now than to pay for a failed transaction.
 			return "", fmt.Errorf("evm: estimate gas: %w", err)
 		}
+		if call.MaxGas > 0 && est > call.MaxGas {
+			return "", &cashier.GasCapError{Estimate: est, Cap: call.MaxGas}
+		}
 		gas = est + est*uint64(c.cfg.GasHeadroomPercent)/100
+		if call.MaxGas > 0 {
+			gas = min(gas, call.MaxGas)
+		}
 	}
 	f := fixed
 	if f == nil {

@@ -516,3 +516,78 @@ func TestPaidWebhookCarriesBlockTime(t *testing.T) {
 		t.Fatalf("no SUCCESS event among %d", len(evs))
 	}
 }
+
+// A batch whose gas estimate exceeds the cap is not sent: its orders wait
+// (PROCESSING, the reason on the execution), the executor spends nothing;
+// with the cap raised it is paid.
+func TestGasCapHoldsTheBatch(t *testing.T) {
+	r := newRig(t, 1000)
+	net := r.x.Networks[cashier.ChainETH]
+	net.GasBase, net.GasPerRecipient = 20_000, 1_000 // far below a payout's cost
+	a, b := r.create(alice, "10"), r.create(bob, "20")
+	ctx := context.Background()
+	before, err := r.chain.Client.BalanceAt(ctx, crypto.PubkeyToAddress(r.executor.PublicKey), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		r.tick()
+		r.chain.Commit()
+	}
+	after, _ := r.chain.Client.BalanceAt(ctx, crypto.PubkeyToAddress(r.executor.PublicKey), nil)
+	if after.Cmp(before) != 0 {
+		t.Fatalf("executor balance %s → %s under the cap", before, after)
+	}
+	oa := r.order(a.ID)
+	if oa.Status != cashier.PayoutProcessing || r.order(b.ID).Status != cashier.PayoutProcessing || oa.ExecID == "" {
+		t.Fatalf("orders %s %s, want both waiting PROCESSING", oa.Status, r.order(b.ID).Status)
+	}
+	e, err := r.st.Exec(ctx, oa.ExecID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.State != cashier.ExecCreated || !strings.Contains(e.LastError, "exceeds the cap 22000") || len(e.TxHashes) != 0 {
+		t.Fatalf("execution %s %q %v", e.State, e.LastError, e.TxHashes)
+	}
+	net.GasBase, net.GasPerRecipient = 200_000, 60_000
+	r.settle(a.ID, b.ID)
+	if oa = r.order(a.ID); oa.Status != cashier.PayoutSuccess {
+		t.Fatalf("after raising the cap: %s %s", oa.Status, oa.FailReason)
+	}
+}
+
+// A contract registered with a merchant signer is signed with that key,
+// not the network's service signer (there is none here); one whose
+// recorded signer is not the merchant's key waits.
+func TestMerchantSignerSigns(t *testing.T) {
+	r := newRig(t, 1000)
+	ctx := context.Background()
+	net := r.x.Networks[cashier.ChainETH]
+	net.Signer = nil
+	ms := &cashier.MerchantSigner{MerchantID: r.m.ID, Chain: cashier.ChainETH, Address: crypto.PubkeyToAddress(r.signer.PublicKey).Hex(),
+		PrivateKey: crypto.FromECDSA(r.signer), CreatedAt: time.Now()}
+	r.k.Signer = "0x00000000000000000000000000000000000000aa" // not the merchant's key
+	if err := r.st.Update(ctx, func(tx cashier.Tx) error {
+		if err := tx.CreateMerchantSigner(ctx, ms); err != nil {
+			return err
+		}
+		return tx.UpdateContract(ctx, r.k)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a := r.create(alice, "10")
+	for range 3 {
+		r.tick()
+	}
+	if o := r.order(a.ID); o.Status != cashier.PayoutProcessing || o.TxID != "" {
+		t.Fatalf("order under a mismatched signer: %s %s", o.Status, o.TxID)
+	}
+	r.k.Signer = ms.Address
+	if err := r.st.Update(ctx, func(tx cashier.Tx) error { return tx.UpdateContract(ctx, r.k) }); err != nil {
+		t.Fatal(err)
+	}
+	r.settle(a.ID)
+	if o := r.order(a.ID); o.Status != cashier.PayoutSuccess {
+		t.Fatalf("order: %s %s", o.Status, o.FailReason)
+	}
+}

@@ -35,6 +35,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/contracts/bindings"
@@ -65,6 +67,36 @@ type Network struct {
 	// EnergyPerRecipient and EnergyBase set a TRON call's energy limit; zero
 	// on EVM networks, where gas is estimated.
 	EnergyPerRecipient, EnergyBase uint64
+	// GasBase and GasPerRecipient bound an EVM call's gas: a batch whose
+	// estimate exceeds GasBase + GasPerRecipient × recipients is not sent
+	// (its orders wait, logged), so an unexpected contract cannot burn the
+	// executor's coin. Zero: no bound.
+	GasBase, GasPerRecipient uint64
+}
+
+// signerFor returns the key that signs e's batches: the merchant signer
+// its contract was proven to name, or for a contract registered before
+// merchant signers the network's service signer.
+func (x *Executor) signerFor(ctx context.Context, net *Network, e *cashier.PayoutExec) (*ecdsa.PrivateKey, error) {
+	k, err := x.Store.Contract(ctx, e.ContractID)
+	if err != nil {
+		return nil, err
+	}
+	if k.Signer == "" {
+		if net.Signer == nil {
+			return nil, fmt.Errorf("contract %s was registered before merchant signers and no service signer key is configured on %s; "+
+				"its owner calls setSigner with the merchant's signer and `cashier contract check --id %s` records it", k.Address, e.Chain, k.ID)
+		}
+		return net.Signer, nil
+	}
+	s, err := x.Store.MerchantSigner(ctx, k.MerchantID, e.Chain)
+	if err != nil {
+		return nil, fmt.Errorf("signer of contract %s: %w", k.Address, err)
+	}
+	if !strings.EqualFold(s.Address, k.Signer) {
+		return nil, fmt.Errorf("contract %s was registered with signer %s, but merchant %s's signer is %s", k.Address, k.Signer, k.MerchantID, s.Address)
+	}
+	return crypto.ToECDSA(s.PrivateKey)
 }
 
 // Config tunes batching and retries.
@@ -90,6 +122,7 @@ type Executor struct {
 	Config   Config
 
 	lowGasLogged map[cashier.Chain]time.Time
+	capLogged    map[string]time.Time // by execution: gas cap refusals, once a minute
 	recovered    map[cashier.Chain]bool
 }
 
@@ -261,7 +294,11 @@ func (x *Executor) live(ctx context.Context, e *cashier.PayoutExec) ([]cashier.P
 }
 
 // call builds and signs the contract call of e for its orders.
-func (x *Executor) call(e *cashier.PayoutExec, net *Network, os []cashier.PayoutOrder) (cashier.Call, error) {
+func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network, os []cashier.PayoutOrder) (cashier.Call, error) {
+	signer, err := x.signerFor(ctx, net, e)
+	if err != nil {
+		return cashier.Call{}, err
+	}
 	token, err := x.Registry.LookupToken(e.Chain, e.Symbol)
 	if err != nil {
 		return cashier.Call{}, err
@@ -291,7 +328,7 @@ func (x *Executor) call(e *cashier.PayoutExec, net *Network, os []cashier.Payout
 			return cashier.Call{}, err
 		}
 		p := payoutcontract.AllowancePayout{Batch: b, From: from}
-		sig, err := payoutcontract.Sign(p.Digest(d), net.Signer)
+		sig, err := payoutcontract.Sign(p.Digest(d), signer)
 		if err != nil {
 			return cashier.Call{}, err
 		}
@@ -301,7 +338,7 @@ func (x *Executor) call(e *cashier.PayoutExec, net *Network, os []cashier.Payout
 		}
 	} else {
 		p := payoutcontract.BalancePayout{Batch: b}
-		sig, err := payoutcontract.Sign(p.Digest(d), net.Signer)
+		sig, err := payoutcontract.Sign(p.Digest(d), signer)
 		if err != nil {
 			return cashier.Call{}, err
 		}
@@ -313,6 +350,9 @@ func (x *Executor) call(e *cashier.PayoutExec, net *Network, os []cashier.Payout
 	call := cashier.Call{To: e.Contract, Data: data}
 	if net.EnergyPerRecipient > 0 {
 		call.GasLimit = net.EnergyBase + net.EnergyPerRecipient*uint64(len(os))
+	}
+	if net.GasPerRecipient > 0 || net.GasBase > 0 {
+		call.MaxGas = net.GasBase + net.GasPerRecipient*uint64(len(os))
 	}
 	return call, nil
 }
@@ -346,7 +386,7 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 	}
 	// Signed at the chain's time: the contract compares with block time.
 	e.Timestamp = head.Time.Unix()
-	call, err := x.call(e, net, os)
+	call, err := x.call(ctx, e, net, os)
 	if err != nil {
 		return err
 	}
@@ -371,6 +411,22 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 		// transaction exists, so the orders may change.
 		e.State = cashier.ExecCreated
 		return x.isolate(ctx, e, os, rev)
+	}
+	if gc := (*cashier.GasCapError)(nil); errors.As(err, &gc) {
+		// The contract would take more gas than such a batch may: nothing
+		// was sent, the orders wait for the operator (a changed token or
+		// contract, or a cap set too low).
+		e.State, e.Attempts = cashier.ExecCreated, e.Attempts-1
+		e.LastError = "not sent: " + gc.Error()
+		if x.capLogged == nil {
+			x.capLogged = map[string]time.Time{}
+		}
+		if now := x.Clock.Now(); now.Sub(x.capLogged[e.ID]) >= time.Minute {
+			x.capLogged[e.ID] = now
+			x.Logger.Error("payout batch not sent: its gas estimate exceeds the cap (CASHIER_PAYOUT_GAS_CAP); orders wait",
+				"exec", e.ID, "chain", e.Chain, "contract", e.Contract, "orders", len(os), "estimate", gc.Estimate, "cap", gc.Cap)
+		}
+		return x.Orders.SaveExec(ctx, e)
 	}
 	if ns := (notSent{}); errors.As(err, &ns) {
 		// Nothing was signed into the journal or broadcast.
@@ -451,7 +507,7 @@ func (x *Executor) resolve(ctx context.Context, net *Network, e *cashier.PayoutE
 	if err != nil {
 		return err
 	}
-	call, err := x.call(e, net, os)
+	call, err := x.call(ctx, e, net, os)
 	if err != nil {
 		return err
 	}

@@ -271,7 +271,7 @@ func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Co
 	}
 	sb.closers = append(sb.closers, sb.Service.Close)
 	if info.MerchantID == "" {
-		if err := provision(ctx, sb.Service.Store, info, opts.WebhookURL); err != nil {
+		if err := provision(ctx, sb.Service.Store, sb.Service.Chains, info, opts.WebhookURL); err != nil {
 			return err
 		}
 	}
@@ -385,7 +385,7 @@ func Registry(info *Info, confirmations int) (*cashier.Registry, error) {
 
 // provision creates the demo merchant, its cashier and a payout contract
 // with deposit factory on every network.
-func provision(ctx context.Context, st cashier.Store, info *Info, webhookURL string) error {
+func provision(ctx context.Context, st cashier.Store, chains map[cashier.Chain]cashier.ChainClient, info *Info, webhookURL string) error {
 	clock := cashier.SystemClock{}
 	m, err := app.NewMerchant("Sandbox Merchant", clock)
 	if err != nil {
@@ -401,9 +401,20 @@ func provision(ctx context.Context, st cashier.Store, info *Info, webhookURL str
 	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCashier(ctx, c) }); err != nil {
 		return err
 	}
+	// The sandbox's signer role is the demo merchant's own signer on every
+	// network: its contracts were deployed naming it.
+	signer, err := info.Roles[string(cashier.KeySigner)].Key()
+	if err != nil {
+		return err
+	}
+	for _, ch := range cashier.Chains {
+		if _, err := app.ImportMerchantSigner(ctx, st, app.ServiceKeys{Store: st}, m.ID, ch, signer, clock); err != nil {
+			return err
+		}
+	}
 	for _, ch := range cashier.Chains {
 		n := info.Networks[string(ch)]
-		k, err := app.NewContract(ctx, st, app.ContractSpec{MerchantID: m.ID, Chain: string(ch), Address: n.PayoutContract,
+		k, err := app.NewContract(ctx, st, chains, app.ContractSpec{MerchantID: m.ID, Chain: string(ch), Address: n.PayoutContract,
 			DepositFactory: n.DepositFactory, DepositImplementation: n.DepositImplementation}, clock)
 		if err != nil {
 			return err

@@ -114,6 +114,39 @@ func (r reader) ServiceKey(ctx context.Context, c cashier.Chain, role cashier.Ke
 	return k, nil
 }
 
+func signerContext(merchantID string, c cashier.Chain) []byte {
+	return []byte("cashier/merchant-signer/" + merchantID + "/" + string(c))
+}
+
+// MerchantSigner implements cashier.PayoutReader.
+func (r reader) MerchantSigner(ctx context.Context, merchantID string, c cashier.Chain) (*cashier.MerchantSigner, error) {
+	k := &cashier.MerchantSigner{MerchantID: merchantID, Chain: c}
+	var (
+		sealed []byte
+		at     sql.NullInt64
+	)
+	err := r.q.QueryRowContext(ctx, `SELECT address, key_sealed, created_at FROM merchant_signers WHERE merchant_id = ? AND chain = ?`, merchantID, c).
+		Scan(&k.Address, &sealed, &at)
+	if err != nil {
+		return nil, readErr(err, "merchant signer", cashier.Errorf(cashier.ENotFound, "merchant %s has no signer on %s", merchantID, c))
+	}
+	if k.PrivateKey, err = r.sealer.Open(sealed, signerContext(merchantID, c)); err != nil {
+		return nil, fmt.Errorf("store: signer of merchant %s on %s: %w", merchantID, c, err)
+	}
+	k.CreatedAt = fromMillis(at)
+	return k, nil
+}
+
+// SignerOwner implements cashier.PayoutReader.
+func (r reader) SignerOwner(ctx context.Context, c cashier.Chain, address string) (string, error) {
+	var id string
+	err := r.q.QueryRowContext(ctx, `SELECT merchant_id FROM merchant_signers WHERE chain = ? AND address = ?`, c, address).Scan(&id)
+	if err != nil {
+		return "", readErr(err, "merchant signer", cashier.Errorf(cashier.ENotFound, "%s is no merchant's signer on %s", address, c))
+	}
+	return id, nil
+}
+
 // ContractByAddress implements cashier.PayoutReader.
 func (r reader) ContractByAddress(ctx context.Context, c cashier.Chain, address string) (*cashier.Contract, error) {
 	k, err := scanContract(r.q.QueryRowContext(ctx, `SELECT `+contractCols+` FROM contracts WHERE chain = ? AND address = ?`, c, address))
@@ -192,9 +225,23 @@ func (t *tx) PutServiceKey(ctx context.Context, k *cashier.ServiceKey) error {
 	return writeErr(err, "service key", "service key exists")
 }
 
+// CreateMerchantSigner implements cashier.PayoutWriter.
+func (t *tx) CreateMerchantSigner(ctx context.Context, k *cashier.MerchantSigner) error {
+	if len(k.PrivateKey) != 32 {
+		return cashier.Errorf(cashier.EInvalid, "a signer key is 32 bytes, not %d", len(k.PrivateKey))
+	}
+	sealed, err := t.sealer.Seal(k.PrivateKey, signerContext(k.MerchantID, k.Chain))
+	if err != nil {
+		return fmt.Errorf("store: seal signer key: %w", err)
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO merchant_signers (merchant_id, chain, address, key_sealed, created_at) VALUES (?, ?, ?, ?, ?)`,
+		k.MerchantID, k.Chain, k.Address, sealed, k.CreatedAt.UnixMilli())
+	return writeErr(err, "merchant signer", fmt.Sprintf("merchant %s has a signer on %s already, or %s is another merchant's signer", k.MerchantID, k.Chain, k.Address))
+}
+
 // UpdateContract implements cashier.PayoutWriter.
 func (t *tx) UpdateContract(ctx context.Context, c *cashier.Contract) error {
-	res, err := t.tx.ExecContext(ctx, `UPDATE contracts SET webhook_url = ?, status = ? WHERE id = ?`, c.WebhookURL, c.Status, c.ID)
+	res, err := t.tx.ExecContext(ctx, `UPDATE contracts SET webhook_url = ?, status = ?, signer = ? WHERE id = ?`, c.WebhookURL, c.Status, c.Signer, c.ID)
 	if err != nil {
 		return writeErr(err, "contract", "contract exists")
 	}

@@ -151,7 +151,7 @@ func (r reader) CashiersByMerchant(ctx context.Context, merchantID string) ([]ca
 }
 
 const contractCols = `id, merchant_id, chain, address, webhook_url, status, created_at,
-	deposit_factory, deposit_implementation`
+	deposit_factory, deposit_implementation, signer`
 
 func scanContract(s scanner) (*cashier.Contract, error) {
 	var (
@@ -159,7 +159,7 @@ func scanContract(s scanner) (*cashier.Contract, error) {
 		created sql.NullInt64
 	)
 	err := s.Scan(&c.ID, &c.MerchantID, &c.Chain, &c.Address, &c.WebhookURL, &c.Status, &created,
-		&c.DepositFactory, &c.DepositImplementation)
+		&c.DepositFactory, &c.DepositImplementation, &c.Signer)
 	if err != nil {
 		return nil, err
 	}

@@ -67,9 +67,9 @@ func (t *tx) CreateContract(ctx context.Context, c *cashier.Contract) error {
 	if err := needCreatedAt("contract", c.CreatedAt); err != nil {
 		return err
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO contracts (`+contractCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO contracts (`+contractCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.MerchantID, c.Chain, c.Address, c.WebhookURL, c.Status, millis(c.CreatedAt),
-		c.DepositFactory, c.DepositImplementation)
+		c.DepositFactory, c.DepositImplementation, c.Signer)
 	if err = writeErr(err, "contract", fmt.Sprintf("contract %s exists already, or %s is registered on %s already", c.ID, c.Address, c.Chain)); err != nil {
 		return err
 	}

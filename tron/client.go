@@ -667,3 +667,40 @@ func (c *Client) ViewUint(ctx context.Context, contract string, data []byte) (*b
 	}
 	return c.viewUint(ctx, contract, k, data)
 }
+
+// Code returns the runtime code at addr (/wallet/getcontractinfo), empty
+// when no contract is there.
+func (c *Client) Code(ctx context.Context, addr string) ([]byte, error) {
+	a, err := ParseAddress(addr)
+	if err != nil {
+		return nil, err
+	}
+	var info struct {
+		RuntimeCode string `json:"runtimecode"`
+	}
+	if err := c.t.post(ctx, "/wallet/getcontractinfo", map[string]any{"value": a.Hex(), "visible": false}, &info); err != nil {
+		return nil, err
+	}
+	code, err := hex.DecodeString(strings.TrimPrefix(info.RuntimeCode, "0x"))
+	if err != nil {
+		return nil, fmt.Errorf("tron: getcontractinfo of %s: runtime code is not hex", addr)
+	}
+	return code, nil
+}
+
+// CallView runs a read-only call of contract (the contract itself as the
+// caller) and returns its raw output.
+func (c *Client) CallView(ctx context.Context, contract string, data []byte) ([]byte, error) {
+	k, err := ParseAddress(contract)
+	if err != nil {
+		return nil, err
+	}
+	ext, err := c.constantCall(ctx, k, k, data, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(ext.ConstantResult) == 0 {
+		return nil, nil
+	}
+	return hex.DecodeString(ext.ConstantResult[0])
+}

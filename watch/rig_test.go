@@ -122,13 +122,11 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	}
 	must(t, st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCashier(ctx, r.cashier) }))
 	// Deposit addresses are computed off chain; the factory need not exist
-	// for the watcher to see payments to them.
-	k, err := app.NewContract(ctx, st, app.ContractSpec{MerchantID: r.merchant.ID, Chain: "ETH",
+	// for the watcher to see payments to them (so the registration is
+	// stored directly, not proven on chain).
+	k := &cashier.Contract{ID: "k_rig", MerchantID: r.merchant.ID, Chain: cashier.ChainETH,
 		Address: common.HexToAddress("0x1000").Hex(), DepositFactory: common.HexToAddress("0x2000").Hex(),
-		DepositImplementation: common.HexToAddress("0x3000").Hex(), Sandbox: true}, cashier.SystemClock{})
-	if err != nil {
-		t.Fatal(err)
-	}
+		DepositImplementation: common.HexToAddress("0x3000").Hex(), Status: cashier.ContractActive, CreatedAt: time.Now()}
 	must(t, st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateContract(ctx, k) }))
 	return r
 }

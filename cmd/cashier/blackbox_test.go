@@ -367,10 +367,18 @@ func TestBlackBox(t *testing.T) {
 		t.Fatalf("cashier create: %v", c)
 	}
 	contracts := map[string]string{}
+	// The sandbox's contracts name its signer role: the operator who holds
+	// that key makes it this merchant's signer, then registers them.
+	signerFile := filepath.Join(t.TempDir(), "signer.hex")
+	if err := os.WriteFile(signerFile, []byte(info.Roles["signer"].PrivateKey), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, ch := range []string{"ETH", "TRON"} {
 		n := info.Networks[ch]
+		cli(t, "key", "import", "--data", data, "--merchant", m["merchantId"], "--chain", ch, "--role", "signer", "--key-file", signerFile)
 		k := cli(t, "contract", "create", "--data", data, "--merchant", m["merchantId"], "--chain", ch, "--address", n.PayoutContract,
-			"--deposit-factory", n.DepositFactory, "--deposit-implementation", n.DepositImplementation)
+			"--deposit-factory", n.DepositFactory, "--deposit-implementation", n.DepositImplementation,
+			"--registry", regPath, "--eth-rpc", info.Networks["ETH"].RPCURL, "--tron-api", info.Networks["TRON"].RPCURL)
 		if k["contractId"] == "" || k["chainId"] != ch || k["address"] != n.PayoutContract {
 			t.Fatalf("contract create: %v", k)
 		}

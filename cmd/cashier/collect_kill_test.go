@@ -87,10 +87,8 @@ func TestPaymentsSurviveKill(t *testing.T) {
 	whKey = m["webhookKey"]
 	mu.Unlock()
 	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", "http://"+ln.Addr().String()+"/hook")
-	cli(t, "contract", "create", "--data", data, "--merchant", m["merchantId"], "--chain", "ETH",
-		"--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-		"--deposit-factory", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
-		"--deposit-implementation", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+	registerUnchecked(t, data, m["merchantId"], "ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
 	registry := filepath.Join(data, "registry.json")
 	reg, _ := json.Marshal(map[string]any{
 		"networks": []any{map[string]any{"chainId": "ETH", "evmChainId": devchain.ChainIDETH, "confirmations": 2}},

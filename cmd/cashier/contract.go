@@ -8,7 +8,41 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
+	"github.com/stablecashier/cashier/config"
 )
+
+// contractCheck runs "contract check": the registration is proven on chain
+// again (code, and signer() the merchant's own signer) and the signer is
+// recorded, so a contract registered before merchant signers is signed
+// with the merchant's key from then on. A failed proof changes nothing.
+func contractCheck(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var id string
+	st, cfg, err := provisionFlags(ctx, "contract check", args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&id, "id", "", "contract id (required)")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if id == "" {
+		return fmt.Errorf("contract check: --id is required")
+	}
+	reg, err := config.LoadRegistry(cfg.Registry)
+	if err != nil {
+		return err
+	}
+	chains, err := app.DialChains(ctx, cfg, reg, cashier.SystemClock{})
+	if err != nil {
+		return err
+	}
+	k, err := app.CheckContract(ctx, st, chains, id, cashier.SystemClock{})
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]string{
+		"contractId": k.ID, "merchantId": k.MerchantID, "chainId": string(k.Chain), "address": k.Address, "signer": k.Signer, "status": string(k.Status),
+	})
+}
 
 // contractChange runs "contract update" (webhook URL) and "contract
 // disable"/"contract enable": a registration is changed in place, never

@@ -25,10 +25,8 @@ func TestCreatedOrdersSurviveKill(t *testing.T) {
 	data := t.TempDir()
 	m := cli(t, "merchant", "create", "--data", data, "--name", "Load Shop")
 	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", "http://127.0.0.1:9/hook")
-	cli(t, "contract", "create", "--data", data, "--merchant", m["merchantId"], "--chain", "ETH",
-		"--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-		"--deposit-factory", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
-		"--deposit-implementation", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+	registerUnchecked(t, data, m["merchantId"], "ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
 
 	env := []string{"CASHIER_MODE=sandbox", "CASHIER_RATE_PER_KEY=10000000", "CASHIER_RATE_PER_IP=10000000", "CASHIER_RATE_PER_ENDPOINT=10000000"}
 	serve := func() (*proc, string) {

@@ -37,15 +37,23 @@ commands:
   cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
   contract update       change a contract's webhook URL: --data DIR --id ID --webhook-url URL
+<<<<<<< HEAD
   contract disable      stop payouts through a contract: --data DIR --id ID
   contract enable       resume payouts through a disabled contract: --data DIR --id ID
+=======
+  contract disable      stop payouts through a contract: --data DIR --id ID (contract enable: resume)
+  contract check        prove a registration on chain again and record its signer: --data DIR --id ID
+>>>>>>> w/theft
   payout list           list payouts: --data DIR [--status S] [--merchant ID] [--chain C]
   payout approve        release payouts held for review: --data DIR --id ORDER_ID [--id ORDER_ID ...]
   payout refuse         refuse a pending payout: --data DIR --id ORDER_ID --reason TEXT
   payout policy         set a merchant's review rule: --data DIR --merchant ID --mode default|always|never|above [--above AMOUNT]
   key generate          create a sealed service key: --data DIR --chain C --role signer|executor|sweeper
   key import            store a service key: --data DIR --chain C --role R --key-file PATH
-  key list              show the service keys' addresses: --data DIR
+                        (--merchant ID --role signer: the merchant's own signer)
+  key list              show the service keys' addresses: --data DIR [--merchant ID: its signers too]
+  key signer            show (creating on first use) a merchant's signer, the address its
+                        contracts must name: --data DIR --merchant ID --chain C
   webhook log           show an event's delivery log: --data DIR --event ID
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
@@ -82,7 +90,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return contractChange(ctx, cmd, rest, getenv, stdout, stderr)
 	case "payout list", "payout approve", "payout refuse", "payout policy":
 		return payoutCmd(ctx, cmd, rest, getenv, stdout, stderr)
-	case "key generate", "key import", "key list":
+	case "contract check":
+		return contractCheck(ctx, rest, getenv, stdout, stderr)
+	case "key generate", "key import", "key list", "key signer":
 		return keyCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "webhook log", "webhook resend", "webhook test":
 		return webhookCmd(ctx, cmd, rest, getenv, stdout, stderr)

@@ -42,7 +42,7 @@ func TestPayoutReviewCommands(t *testing.T) {
 	}
 	m := must("merchant", "create", "--name", "Shop")["merchantId"].(string)
 	must("cashier", "create", "--merchant", m, "--webhook-url", "http://127.0.0.1:9/hook")
-	k := must("contract", "create", "--merchant", m, "--chain", "ETH", "--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")["contractId"].(string)
+	k := registerUnchecked(t, data, m, "ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "", "")
 
 	// Three held balance-mode orders, stored with their locks as creation does.
 	cfg := config.Default()

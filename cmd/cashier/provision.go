@@ -111,7 +111,15 @@ func contractCreate(ctx context.Context, args []string, getenv func(string) stri
 	}
 	defer st.Close()
 	spec.Sandbox = cfg.Mode == "sandbox"
-	k, err := app.NewContract(ctx, st, spec, cashier.SystemClock{})
+	reg, err := config.LoadRegistry(cfg.Registry)
+	if err != nil {
+		return err
+	}
+	chains, err := app.DialChains(ctx, cfg, reg, cashier.SystemClock{})
+	if err != nil {
+		return err
+	}
+	k, err := app.NewContract(ctx, st, chains, spec, cashier.SystemClock{})
 	if err != nil {
 		return err
 	}
@@ -120,8 +128,8 @@ func contractCreate(ctx context.Context, args []string, getenv func(string) stri
 	}
 	return printJSON(stdout, map[string]string{
 		"contractId": k.ID, "merchantId": k.MerchantID, "chainId": string(k.Chain), "address": k.Address, "status": string(k.Status),
-		"depositFactory": k.DepositFactory,
-		"contractNum":    strconv.FormatInt(k.Num, 10), // the contractId of typed webhook bodies
+		"depositFactory": k.DepositFactory, "signer": k.Signer,
+		"contractNum": strconv.FormatInt(k.Num, 10), // the contractId of typed webhook bodies
 	})
 }
 

@@ -60,6 +60,7 @@ func (n *Node) Handler() http.Handler {
 		"/wallet/broadcasttransaction":         n.broadcastTransaction,
 		"/wallet/createtransaction":            n.createTransaction,
 		"/wallet/getaccount":                   n.getAccount,
+		"/wallet/getcontractinfo":              n.getContractInfo,
 		"/wallet/getaccountresource":           n.getAccountResource,
 		"/wallet/getchainparameters":           n.getChainParameters,
 	} {
@@ -548,6 +549,29 @@ func (n *Node) getAccount(r *request) (any, error) {
 		Balance    int64  `json:"balance,omitempty"`
 		CreateTime int64  `json:"create_time"`
 	}{view{r.Visible}.addr(a), n.st.GetBalance(a.EVM()).ToBig().Int64(), created}, nil
+}
+
+// getContractInfo answers like java-tron: the contract's runtime code as
+// "runtimecode" (hex) beside its metadata, {} for an address without code.
+// The metadata holds only the address; the stand-in keeps no ABI or name.
+func (n *Node) getContractInfo(r *request) (any, error) {
+	a, err := parseAddr(r.Value, r.Visible)
+	if err != nil {
+		return nil, err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	code := n.st.GetCode(a.EVM())
+	if len(code) == 0 {
+		return empty(), nil
+	}
+	type smartContract struct {
+		ContractAddress string `json:"contract_address"`
+	}
+	return struct {
+		SmartContract smartContract `json:"smart_contract"`
+		RuntimeCode   string        `json:"runtimecode"`
+	}{smartContract{view{r.Visible}.addr(a)}, hex.EncodeToString(code)}, nil
 }
 
 func (n *Node) getAccountResource(r *request) (any, error) {
