@@ -38,9 +38,9 @@ type User struct {
 	// TOTPStep is the last TOTP time step (Unix seconds / 30) accepted
 	// from the user; a code of that step or an earlier one is refused.
 	// Written only by AcceptTOTPStep, never by UpdateUser.
-	TOTPStep int64
-	Disabled     bool
-	CreatedAt    time.Time
+	TOTPStep  int64
+	Disabled  bool
+	CreatedAt time.Time
 }
 
 // Session is a signed-in browser. Only the SHA-256 of its token is stored,
