@@ -133,7 +133,7 @@ type AccountTx interface {
 }
 
 // ErrTOTPReused refuses a TOTP code whose time step was accepted already.
-var ErrTOTPReused = Errorf(EUnauthorized, "this code was used already; wait for the next one")
+var ErrTOTPReused = Errorf(EInvalid, "this code was used already; wait for the next one")
 
 // AccountStore is a Store that also keeps dashboard accounts.
 type AccountStore interface {
