@@ -35,8 +35,12 @@ type User struct {
 	Role         Role
 	PasswordHash string // argon2id in PHC text form
 	TOTPSecret   []byte // nil: no second factor; stored sealed
-	Disabled     bool
-	CreatedAt    time.Time
+	// TOTPStep is the last TOTP time step (Unix seconds / 30) accepted
+	// from the user; a code of that step or an earlier one is refused.
+	// Written only by AcceptTOTPStep, never by UpdateUser.
+	TOTPStep  int64
+	Disabled  bool
+	CreatedAt time.Time
 }
 
 // Session is a signed-in browser. Only the SHA-256 of its token is stored,
@@ -112,6 +116,11 @@ type AccountTx interface {
 	AccountReader
 	CreateUser(ctx context.Context, u *User) error
 	UpdateUser(ctx context.Context, u *User) error
+	// AcceptTOTPStep records step as the user's last accepted TOTP step.
+	// It fails with ErrTOTPReused, changing nothing, unless step is later
+	// than the one recorded, so of two sign-ins with one code (on any
+	// instances) only one commits.
+	AcceptTOTPStep(ctx context.Context, userID string, step int64) error
 	CreateSession(ctx context.Context, s *Session) error
 	TouchSession(ctx context.Context, hash []byte, seen time.Time) error
 	DeleteSession(ctx context.Context, hash []byte) error
@@ -122,6 +131,9 @@ type AccountTx interface {
 	UpdateCashier(ctx context.Context, c *Cashier) error
 	SetNetworkState(ctx context.Context, s NetworkState) error
 }
+
+// ErrTOTPReused refuses a TOTP code whose time step was accepted already.
+var ErrTOTPReused = Errorf(EInvalid, "this code was used already; wait for the next one")
 
 // AccountStore is a Store that also keeps dashboard accounts.
 type AccountStore interface {

@@ -41,4 +41,4 @@ PIN=0 bash scripts/loadtest.sh --rate 200 --duration 1s
 
 echo "== go test -race (packages with concurrency)"
 go test -count=1 -race ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
-go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags' ./dashboard/... # argon2 under -race is slow: the session and limit paths
+go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags|Busy' ./dashboard/... # argon2 under -race is slow: the session, limit and busy-refusal paths

@@ -19,6 +19,8 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 	// auto: Secure except in sandbox mode, which is served over plain http.
 	dc.SecureCookie = s.Config.DashboardSecureCookie == "true" || (s.Config.DashboardSecureCookie == "auto" && !dc.Sandbox)
 	dc.TrustedProxies = trusted
+	dc.IPv6Prefix = s.Config.IPv6Prefix
+	dc.PasswordChecks = s.Config.DashboardPasswordChecks
 	d, err := dashboard.New(dc, dashboard.Deps{
 		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains,
 		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox, s.Store, s.Chains},

@@ -69,6 +69,8 @@ type Config struct {
 	LeaseTTL              time.Duration // how long a lease on one-owner work lasts without renewal
 	MetricsAddr           string        // listen address of /metrics (and the health checks); empty: off
 	MaxWait               time.Duration // queueing an accepted API request may meet (writer wait, in-flight limit); 0: fixed bounds only
+
+	DashboardPasswordChecks int // dashboard sign-in password checks run at once; 0: automatic (leaves a CPU free)
 }
 
 // Default is the configuration before flags and environment.
@@ -231,6 +233,9 @@ func (c *Config) Validate() error {
 	if c.WatchNative != "on" && c.WatchNative != "off" {
 		return fmt.Errorf("watch-native must be on or off, not %q", c.WatchNative)
 	}
+	if c.DashboardPasswordChecks < 0 {
+		return fmt.Errorf("dashboard-password-checks must not be negative (0: automatic)")
+	}
 	if c.MaxInFlight < 1 || c.WriteQueue < 1 {
 		return fmt.Errorf("max-inflight and write-queue must be positive")
 	}
@@ -336,6 +341,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
 		f("CASHIER_WATCH_NATIVE", "watch-native", "chain watchers also record native coin (ETH, TRX) sent to deposit addresses: on or off", str(&c.WatchNative)),
 		f("CASHIER_DASHBOARD_SECURE_COOKIE", "dashboard-secure-cookie", "dashboard cookies Secure: auto (all but sandbox mode), true or false", str(&c.DashboardSecureCookie)),
+		f("CASHIER_DASHBOARD_PASSWORD_CHECKS", "dashboard-password-checks", "dashboard sign-in password checks (64 MiB each) run at once; more sign-ins get 503 with Retry-After (0: automatic, leaving a CPU free)", num(&c.DashboardPasswordChecks)),
 		f("CASHIER_DATABASE_URL", "database-url", "PostgreSQL database (postgres://user:pass@host:port/db); empty: SQLite in the data directory", str(&c.DatabaseURL)),
 		f("CASHIER_LEASE_TTL", "lease-ttl", "how long an instance holds one-owner work (watchers, payouts, sweeps, expiry) without renewing; renewed every third of it", dur(&c.LeaseTTL)),
 		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),

@@ -24,6 +24,7 @@ import (
 // behind a real HTTP server, with two merchants and a user of every role.
 type env struct {
 	t     *testing.T
+	cfg   config.Config
 	svc   *app.Service
 	srv   *httptest.Server
 	m1    *cashier.Merchant // merchant one, with its plain keys
@@ -75,7 +76,7 @@ func newEnvClock(t *testing.T, mutate func(*config.Config), clock cashier.Clock)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
-	e := &env{t: t, svc: svc, users: map[string]string{}}
+	e := &env{t: t, cfg: cfg, svc: svc, users: map[string]string{}}
 	e.srv = httptest.NewServer(svc.Handler)
 	t.Cleanup(e.srv.Close)
 

@@ -99,6 +99,7 @@ var messages = map[string][2]string{
 	"set.maintenance":       {"Put in maintenance", "设为维护"},
 	"signin":                {"Sign in", "登录"},
 	"signin.bad":            {"Bad request.", "请求无效。"},
+	"signin.busy":           {"The service is busy checking other sign-ins. Try again in a moment.", "服务正忙于处理其他登录，请稍后再试。"},
 	"signin.expired":        {"The form expired. Please try again.", "表单已过期，请重试。"},
 	"signin.failed":         {"Email, password or code is not right.", "邮箱、密码或代码不正确。"},
 	"signin.limited":        {"Too many attempts. Wait a minute and try again.", "尝试次数过多，请一分钟后再试。"},

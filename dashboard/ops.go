@@ -393,7 +393,12 @@ func (s *Server) SetTOTP(ctx context.Context, a *actor, secret []byte, code stri
 	if check == nil {
 		check = a.user.TOTPSecret
 	}
-	if check == nil || !CheckTOTP(check, code, now) {
+	if check == nil {
+		return cashier.Errorf(cashier.EInvalid, "the code does not match")
+	}
+	// The code is spent like a sign-in's, so one seen here cannot sign in.
+	step, ok := MatchTOTP(check, code, now, 0)
+	if !ok {
 		return cashier.Errorf(cashier.EInvalid, "the code does not match")
 	}
 	detail := "second factor on"
@@ -403,6 +408,9 @@ func (s *Server) SetTOTP(ctx context.Context, a *actor, secret []byte, code stri
 	return s.change(ctx, a, OpOwnAccount, a.user.MerchantID, a.user.ID, detail, func(tx cashier.AccountTx) error {
 		u, err := tx.User(ctx, a.user.ID)
 		if err != nil {
+			return err
+		}
+		if err := tx.AcceptTOTPStep(ctx, u.ID, step); err != nil {
 			return err
 		}
 		u.TOTPSecret = secret

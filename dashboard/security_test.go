@@ -265,14 +265,15 @@ func TestSignedOutGetsNothing(t *testing.T) {
 }
 
 func TestSecondFactor(t *testing.T) {
-	e := newEnv(t, nil)
+	clock := cashier.NewManualClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	e := newEnvClock(t, nil, clock)
 	u := e.signIn("developer@one.example")
 	secret := []byte("0123456789abcdefghij")
 	b32 := dashboard.TOTPSecretText(secret)
 	if st, _ := u.post("/dashboard/api/account/totp", map[string]any{"secret": b32, "code": "000000"}, u.csrf); st != 400 {
 		t.Fatalf("wrong code turned TOTP on: %d", st)
 	}
-	code := dashboard.TOTPCode(secret, time.Now())
+	code := dashboard.TOTPCode(secret, clock.Now())
 	if st, out := u.post("/dashboard/api/account/totp", map[string]any{"secret": b32, "code": code}, u.csrf); st != 200 {
 		t.Fatalf("turn on: %d %v", st, out)
 	}
@@ -280,10 +281,12 @@ func TestSecondFactor(t *testing.T) {
 		t.Fatalf("sign-in without the code: %d", res.StatusCode)
 	}
 	// An hour-old code is outside the ±30 s window.
-	if _, res := e.trySignIn("developer@one.example", testPassword, dashboard.TOTPCode(secret, time.Now().Add(-time.Hour))); res.StatusCode != http.StatusUnauthorized {
+	if _, res := e.trySignIn("developer@one.example", testPassword, dashboard.TOTPCode(secret, clock.Now().Add(-time.Hour))); res.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("sign-in with an old code: %d", res.StatusCode)
 	}
-	if _, res := e.trySignIn("developer@one.example", testPassword, dashboard.TOTPCode(secret, time.Now())); res.StatusCode != http.StatusOK {
+	// The code that turned TOTP on is spent; the next one signs in.
+	clock.Advance(30 * time.Second)
+	if _, res := e.trySignIn("developer@one.example", testPassword, dashboard.TOTPCode(secret, clock.Now())); res.StatusCode != http.StatusOK {
 		t.Fatalf("sign-in with the code: %d", res.StatusCode)
 	}
 	usr, _ := e.svc.Store.UserByEmail(context.Background(), "developer@one.example")

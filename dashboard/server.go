@@ -12,10 +12,12 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
+	"runtime"
 	"strings"
 	"time"
 
@@ -49,6 +51,14 @@ type Config struct {
 	// Sign-in attempts per minute per account and per client IP.
 	SignInPerAccount int
 	SignInPerIP      int
+	// IPv6Prefix is the prefix length an IPv6 client is counted by, as
+	// the API counts it (ratelimit.IPBucket): one subscriber usually holds
+	// a whole /64.
+	IPv6Prefix int
+	// PasswordChecks is how many password checks (argon2id, 64 MiB and two
+	// CPUs each) run at once; a sign-in finding them all busy is refused at
+	// once with 503. 0: DefaultPasswordChecks.
+	PasswordChecks int
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
 }
@@ -56,7 +66,15 @@ type Config struct {
 // DefaultConfig is the production default.
 func DefaultConfig() Config {
 	return Config{SecureCookie: true, SessionTTL: 12 * time.Hour, IdleTimeout: 2 * time.Hour,
-		SignInPerAccount: 5, SignInPerIP: 30}
+		SignInPerAccount: 5, SignInPerIP: 30, IPv6Prefix: 64}
+}
+
+// DefaultPasswordChecks leaves at least one CPU to everything else: a check
+// keeps as many CPUs busy as the hash has lanes, and GOMAXPROCS may count
+// the spare P the service adds for reading requests (app/procs.go), hence
+// GOMAXPROCS-2 CPUs for checks, and at least one check.
+func DefaultPasswordChecks() int {
+	return max(1, (runtime.GOMAXPROCS(0)-2)/int(argonParams.threads))
 }
 
 // Deps are the parts of the service the dashboard works with.
@@ -80,6 +98,8 @@ type Server struct {
 	Deps
 	limiter *ratelimit.Limiter
 	mux     *http.ServeMux
+	// checks holds a token per password check running (PasswordChecks).
+	checks chan struct{}
 
 	apiPatterns []string
 }
@@ -105,7 +125,20 @@ func New(cfg Config, d Deps) (*Server, error) {
 	if cfg.SignInPerIP <= 0 {
 		cfg.SignInPerIP = def.SignInPerIP
 	}
-	s := &Server{cfg: cfg, Deps: d, limiter: ratelimit.New(d.Clock, 0), mux: http.NewServeMux()}
+	if cfg.IPv6Prefix == 0 {
+		cfg.IPv6Prefix = def.IPv6Prefix
+	}
+	if cfg.IPv6Prefix < 1 || cfg.IPv6Prefix > 128 {
+		return nil, fmt.Errorf("dashboard: IPv6 prefix %d is not between 1 and 128", cfg.IPv6Prefix)
+	}
+	if cfg.PasswordChecks < 0 {
+		return nil, fmt.Errorf("dashboard: %d password checks at once is negative", cfg.PasswordChecks)
+	}
+	if cfg.PasswordChecks == 0 {
+		cfg.PasswordChecks = DefaultPasswordChecks()
+	}
+	s := &Server{cfg: cfg, Deps: d, limiter: ratelimit.New(d.Clock, 0), mux: http.NewServeMux(),
+		checks: make(chan struct{}, cfg.PasswordChecks)}
 	s.routes()
 	return s, nil
 }
@@ -192,6 +225,15 @@ func (s *Server) clientIP(r *http.Request) string {
 	return ip.Unmap().String()
 }
 
+// ipBucket is the sign-in limit's bucket of a client address: the
+// address for IPv4, its configured prefix for IPv6, as the API counts.
+func (s *Server) ipBucket(ip string) string {
+	if a, err := netip.ParseAddr(ip); err == nil {
+		return ratelimit.IPBucket(a, s.cfg.IPv6Prefix)
+	}
+	return ip
+}
+
 // authenticate returns the request's signed-in user, or nil. An expired
 // or idle session is deleted.
 func (s *Server) authenticate(r *http.Request) (*actor, error) {
@@ -245,48 +287,88 @@ var errSignIn = errors.New("email, password or code is not right")
 // errLimited: too many sign-in attempts.
 var errLimited = errors.New("too many sign-in attempts; wait a minute and try again")
 
+// errBusy: every password check slot is taken.
+var errBusy = errors.New("the service is busy checking other sign-ins; try again in a moment")
+
 // signIn checks the credentials and creates a session. It returns the
 // session token for the cookie.
 func (s *Server) signIn(ctx context.Context, email, password, code, ip string) (string, *cashier.User, error) {
-	email = strings.ToLower(strings.TrimSpace(email))
-	res := s.limiter.Allow(
-		ratelimit.Check{Rule: "signin-account", Bucket: email, Limit: s.cfg.SignInPerAccount},
-		ratelimit.Check{Rule: "signin-ip", Bucket: ip, Limit: s.cfg.SignInPerIP},
-	)
-	if !res.Allowed {
-		return "", nil, errLimited
-	}
-	u, err := s.Store.UserByEmail(ctx, email)
-	if cashier.ErrorCode(err) == cashier.ENotFound {
-		// Spend the same time as a real check so timing does not reveal
-		// which emails have accounts.
-		_, _ = CheckPassword(dummyHash, password)
-		return "", nil, errSignIn
-	} else if err != nil {
-		return "", nil, err
-	}
-	ok, err := CheckPassword(u.PasswordHash, password)
+	u, ok, err := s.checkPassword(ctx, email, password, ip)
 	if err != nil {
 		return "", nil, err
 	}
-	if !ok || u.Disabled || (u.TOTPSecret != nil && !CheckTOTP(u.TOTPSecret, code, s.Clock.Now())) {
+	now := s.Clock.Now()
+	var step int64 // the TOTP step the code spends; 0: no second factor
+	if u.TOTPSecret != nil {
+		var match bool
+		if step, match = MatchTOTP(u.TOTPSecret, code, now, u.TOTPStep); !match {
+			ok = false
+		}
+	}
+	if !ok || u.Disabled {
 		return "", nil, errSignIn
 	}
 	tok := randomToken()
-	now := s.Clock.Now()
 	sess := &cashier.Session{TokenHash: hashToken(tok), UserID: u.ID, CSRF: randomToken(), IP: ip,
 		CreatedAt: now, SeenAt: now, ExpiresAt: now.Add(s.cfg.SessionTTL)}
 	err = s.Store.UpdateAccounts(ctx, func(tx cashier.AccountTx) error {
+		// Spending the step in the session's transaction lets one of two
+		// sign-ins racing with the same code through, on any instance.
+		if step > 0 {
+			if err := tx.AcceptTOTPStep(ctx, u.ID, step); err != nil {
+				return err
+			}
+		}
 		if err := tx.CreateSession(ctx, sess); err != nil {
 			return err
 		}
 		return tx.AddAudit(ctx, &cashier.AuditEntry{At: now, UserID: u.ID, Email: u.Email, MerchantID: u.MerchantID,
 			Action: "session.signin", Target: u.ID, Detail: "signed in", IP: ip})
 	})
-	if err != nil {
+	if errors.Is(err, cashier.ErrTOTPReused) {
+		return "", nil, errSignIn
+	} else if err != nil {
 		return "", nil, err
 	}
 	return tok, u, nil
+}
+
+// checkPassword counts the attempt against the sign-in limits, then looks
+// the user up and checks the password. An unknown email gives errSignIn.
+//
+// A check holds 64 MiB and two CPUs for a good part of a second, and
+// anyone may ask for one (an unknown email spends one too), so at most
+// PasswordChecks run at once and an attempt finding them all busy is
+// refused at once: attempts waiting for a slot would hold their requests'
+// memory and pile up behind a flood. The slot is taken before the limits
+// are counted, so a refusal for a busy service costs nobody an attempt,
+// and given back before the session is written.
+func (s *Server) checkPassword(ctx context.Context, email, password, ip string) (*cashier.User, bool, error) {
+	select {
+	case s.checks <- struct{}{}:
+		defer func() { <-s.checks }()
+	default:
+		return nil, false, errBusy
+	}
+	email = strings.ToLower(strings.TrimSpace(email))
+	res := s.limiter.Allow(
+		ratelimit.Check{Rule: "signin-account", Bucket: email, Limit: s.cfg.SignInPerAccount},
+		ratelimit.Check{Rule: "signin-ip", Bucket: s.ipBucket(ip), Limit: s.cfg.SignInPerIP},
+	)
+	if !res.Allowed {
+		return nil, false, errLimited
+	}
+	u, err := s.Store.UserByEmail(ctx, email)
+	if cashier.ErrorCode(err) == cashier.ENotFound {
+		// Spend the same time as a real check so timing does not reveal
+		// which emails have accounts.
+		_, _ = CheckPassword(dummyHash, password)
+		return nil, false, errSignIn
+	} else if err != nil {
+		return nil, false, err
+	}
+	ok, err := CheckPassword(u.PasswordHash, password)
+	return u, ok, err
 }
 
 var dummyHash = func() string {

@@ -49,6 +49,11 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "60")
 		s.signInForm(w, r, http.StatusTooManyRequests, translate(lang(r), "signin.limited"))
 		return
+	case errors.Is(err, errBusy):
+		// A check takes well under a second; by then a slot is likely free.
+		w.Header().Set("Retry-After", "1")
+		s.signInForm(w, r, http.StatusServiceUnavailable, translate(lang(r), "signin.busy"))
+		return
 	case errors.Is(err, errSignIn):
 		s.signInForm(w, r, http.StatusUnauthorized, translate(lang(r), "signin.failed"))
 		return

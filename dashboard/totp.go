@@ -50,16 +50,33 @@ func TOTPCode(secret []byte, t time.Time) string { return totpAt(sha1.New, secre
 
 // CheckTOTP reports whether code is valid for secret at now.
 func CheckTOTP(secret []byte, code string, now time.Time) bool {
+	_, ok := MatchTOTP(secret, code, now, 0)
+	return ok
+}
+
+// TOTPStepAt is the RFC 6238 time step of t.
+func TOTPStepAt(t time.Time) int64 { return t.Unix() / int64(totpStep/time.Second) }
+
+// MatchTOTP returns the time step code belongs to among the steps of the
+// drift window around now that are later than after, the last step
+// accepted from the user: RFC 6238 §5.2 asks that a code be accepted only
+// once. The latest matching step wins, so a code that (by chance) matches
+// two steps is spent for both. Every step of the window is computed, used
+// or not, so the time taken does not depend on which one matched.
+func MatchTOTP(secret []byte, code string, now time.Time, after int64) (step int64, ok bool) {
 	code = strings.TrimSpace(code)
 	if len(code) != totpDigits {
-		return false
+		return 0, false
 	}
-	ok := 0
+	cur := TOTPStepAt(now)
 	for d := -totpSkew; d <= totpSkew; d++ {
-		want := totpAt(sha1.New, secret, now.Add(time.Duration(d)*totpStep), totpDigits)
-		ok |= subtle.ConstantTimeCompare([]byte(want), []byte(code))
+		s := cur + int64(d)
+		want := hotp(sha1.New, secret, uint64(s), totpDigits)
+		if subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 && s > after && s > 0 {
+			step, ok = s, true
+		}
 	}
-	return ok == 1
+	return step, ok
 }
 
 // NewTOTPSecret returns 20 random bytes (RFC 4226's recommended length).

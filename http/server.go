@@ -447,12 +447,7 @@ func (s *server) refuseLimited(w http.ResponseWriter, r *http.Request, res ratel
 // ipBucket is the per-IP rate-limit bucket of a client: the address for
 // IPv4, its configured prefix for IPv6.
 func (s *server) ipBucket(a netip.Addr) string {
-	if a.Is6() && !a.Is4In6() {
-		if p, err := a.Prefix(s.cfg.RateLimits.IPv6Prefix); err == nil {
-			return p.String()
-		}
-	}
-	return a.String()
+	return ratelimit.IPBucket(a, s.cfg.RateLimits.IPv6Prefix)
 }
 
 // callChecks are the limits of an authenticated call: a signed call counts

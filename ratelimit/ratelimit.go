@@ -16,6 +16,7 @@ package ratelimit
 
 import (
 	"crypto/sha256"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -171,4 +172,17 @@ func (l *Limiter) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.counts) + len(l.auth)
+}
+
+// IPBucket is the per-IP bucket of a client address: the address itself
+// for IPv4, its /v6Prefix network for IPv6. One subscriber usually holds a
+// whole /64, so counting per address would let it escape a per-IP limit by
+// rotating addresses. The API and the dashboard count clients the same way.
+func IPBucket(a netip.Addr, v6Prefix int) string {
+	if a.Is6() && !a.Is4In6() {
+		if p, err := a.Prefix(v6Prefix); err == nil {
+			return p.String()
+		}
+	}
+	return a.String()
 }

@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,25 @@ func TestSharedAmongInstances(t *testing.T) {
 	}
 	if l.Allow(check).Allowed {
 		t.Fatal("11th request allowed with one instance")
+	}
+}
+
+func TestIPBucket(t *testing.T) {
+	for _, c := range []struct {
+		addr   string
+		prefix int
+		want   string
+	}{
+		{"203.0.113.7", 64, "203.0.113.7"},               // IPv4: the address
+		{"::ffff:203.0.113.7", 64, "::ffff:203.0.113.7"}, // mapped IPv4 is not an IPv6 network
+		{"2001:db8:1:2::1", 64, "2001:db8:1:2::/64"},
+		{"2001:db8:1:2:ffff:ffff:ffff:ffff", 64, "2001:db8:1:2::/64"},
+		{"2001:db8:1:3::1", 64, "2001:db8:1:3::/64"},
+		{"2001:db8:1:2::1", 48, "2001:db8:1::/48"},
+		{"2001:db8:1:2::1", 128, "2001:db8:1:2::1/128"},
+	} {
+		if got := IPBucket(netip.MustParseAddr(c.addr), c.prefix); got != c.want {
+			t.Errorf("IPBucket(%s, %d) = %s, want %s", c.addr, c.prefix, got, c.want)
+		}
 	}
 }

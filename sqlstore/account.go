@@ -24,7 +24,7 @@ func (db *DB) UpdateAccounts(ctx context.Context, fn func(cashier.AccountTx) err
 	return db.Update(ctx, func(t cashier.Tx) error { return fn(t.(*tx)) })
 }
 
-const userCols = `id, email, merchant_id, role, password_hash, totp_sealed, disabled, created_at`
+const userCols = `id, email, merchant_id, role, password_hash, totp_sealed, disabled, created_at, totp_step`
 
 func (r reader) scanUser(s scanner) (*cashier.User, error) {
 	var (
@@ -33,7 +33,7 @@ func (r reader) scanUser(s scanner) (*cashier.User, error) {
 		disabled int64
 		created  sql.NullInt64
 	)
-	if err := s.Scan(&u.ID, &u.Email, &u.MerchantID, &u.Role, &u.PasswordHash, &totp, &disabled, &created); err != nil {
+	if err := s.Scan(&u.ID, &u.Email, &u.MerchantID, &u.Role, &u.PasswordHash, &totp, &disabled, &created, &u.TOTPStep); err != nil {
 		return nil, err
 	}
 	u.Disabled, u.CreatedAt = disabled != 0, fromMillis(created)
@@ -166,8 +166,8 @@ func (t *tx) CreateUser(ctx context.Context, u *cashier.User) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO users (`+userCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		u.ID, u.Email, u.MerchantID, u.Role, u.PasswordHash, totp, boolInt(u.Disabled), millis(u.CreatedAt))
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO users (`+userCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		u.ID, u.Email, u.MerchantID, u.Role, u.PasswordHash, totp, boolInt(u.Disabled), millis(u.CreatedAt), u.TOTPStep)
 	return writeErr(err, "user", fmt.Sprintf("a user with email %s exists already", u.Email))
 }
 
@@ -179,6 +179,28 @@ func (t *tx) UpdateUser(ctx context.Context, u *cashier.User) error {
 	res, err := t.tx.ExecContext(ctx, `UPDATE users SET role = ?, password_hash = ?, totp_sealed = ?, disabled = ? WHERE id = ?`,
 		u.Role, u.PasswordHash, totp, boolInt(u.Disabled), u.ID)
 	return oneRow(res, err, "user", u.ID)
+}
+
+// AcceptTOTPStep moves the user's last accepted step forward, in one
+// conditional UPDATE: the row lock (PostgreSQL) or the one writer (SQLite)
+// lets only one of two sign-ins with the same code through.
+func (t *tx) AcceptTOTPStep(ctx context.Context, userID string, step int64) error {
+	if step <= 0 {
+		return cashier.Errorf(cashier.EInvalid, "TOTP step %d is not positive", step)
+	}
+	res, err := t.tx.ExecContext(ctx, `UPDATE users SET totp_step = ? WHERE id = ? AND totp_step < ?`, step, userID, step)
+	if err != nil {
+		return writeErr(err, "user", "")
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 1 {
+		return nil
+	}
+	if _, err := t.User(ctx, userID); err != nil {
+		return err // not found
+	}
+	return cashier.ErrTOTPReused
 }
 
 func (t *tx) CreateSession(ctx context.Context, s *cashier.Session) error {

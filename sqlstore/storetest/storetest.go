@@ -66,6 +66,7 @@ var tests = []struct {
 	{"CacheOff", testCacheOff},
 	{"ClaimEventsFair", testClaimEventsFair},
 	{"AuditLog", testAuditLog},
+	{"TOTPStep", testTOTPStep},
 	{"ApprovalsAndAllowances", testApprovalsAndAllowances},
 	{"SignedSends", testSignedSends},
 	{"LeaseLifecycle", testLeaseLifecycle},
