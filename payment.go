@@ -57,6 +57,9 @@ type ChainCursor struct {
 	Chain         Chain
 	Confirmed     uint64 // highest block whose transfers are final
 	ConfirmedHash string // its hash, to notice a reorg deeper than the confirmation depth
+	// ConfirmedTime is block Confirmed's time; zero when not known. Orders
+	// of the network expire only once it has passed their expiry.
+	ConfirmedTime time.Time
 	Head          uint64 // newest block the node reported
 	UpdatedAt     time.Time
 }

@@ -49,16 +49,18 @@ type PayoutStatus string
 
 const (
 	PayoutPending    PayoutStatus = "PENDING"    // accepted, awaiting review or execution
-	PayoutProcessing PayoutStatus = "PROCESSING" // amount locked, transaction being sent
+	PayoutProcessing PayoutStatus = "PROCESSING" // amount locked, taken into a batch
 	PayoutSuccess    PayoutStatus = "SUCCESS"    // transaction confirmed
-	PayoutRefuse     PayoutStatus = "REFUSE"     // refused by review or failed on chain
+	PayoutRefuse     PayoutStatus = "REFUSE"     // refused before any transaction could carry it, or its batch failed
 )
 
 // PayoutStatuses lists every payout status.
 var PayoutStatuses = []PayoutStatus{PayoutPending, PayoutProcessing, PayoutSuccess, PayoutRefuse}
 
 var payoutTransitions = map[PayoutStatus][]PayoutStatus{
-	PayoutPending:    {PayoutProcessing, PayoutRefuse},
+	PayoutPending: {PayoutProcessing, PayoutRefuse},
+	// PROCESSING → REFUSE is further guarded by the order's execution:
+	// only while no transaction can carry the order (orders.refusable).
 	PayoutProcessing: {PayoutSuccess, PayoutRefuse},
 }
 

@@ -42,9 +42,9 @@ type Reader interface {
 	// whose deposit address on c is one of addrs: the chain watcher's
 	// index lookup (addresses in the network's canonical text form).
 	CollectionsByAddress(ctx context.Context, c Chain, addrs []string) ([]CollectionOrder, error)
-	// ExpiringCollections returns up to n PENDING orders whose expiry is at
-	// or before t, soonest first, through the expiry index.
-	ExpiringCollections(ctx context.Context, t time.Time, n int) ([]CollectionOrder, error)
+	// ExpiringCollections returns up to n PENDING orders on c whose expiry
+	// is at or before t, soonest first, through the expiry index.
+	ExpiringCollections(ctx context.Context, c Chain, t time.Time, n int) ([]CollectionOrder, error)
 	// NextCollectionExpiry is the soonest expiry of a PENDING order, zero
 	// when there is none.
 	NextCollectionExpiry(ctx context.Context) (time.Time, error)

@@ -168,6 +168,23 @@ func (e *env) seen(t *testing.T, r orders.Received, confirmations uint64) {
 	}
 }
 
+// scannedToNow records the chain as scanned and confirmed up to a block of
+// the clock's time, as the watcher's round would: orders expire only then.
+func (e *env) scannedToNow(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	if err := e.store.Update(ctx, func(tx cashier.Tx) error {
+		cur, err := tx.Cursor(ctx, cashier.ChainETH)
+		if err != nil {
+			return err
+		}
+		cur.ConfirmedTime, cur.UpdatedAt = e.clock.Now(), e.clock.Now()
+		return tx.SetCursor(ctx, cur)
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // confirmed settles r's block with r in it.
 func (e *env) confirmed(t *testing.T, r orders.Received) {
 	t.Helper()
@@ -268,6 +285,7 @@ func TestPageStatusStates(t *testing.T) {
 	if st := status(late); st.State != pageExpired || st.CanCancel {
 		t.Fatalf("past expiry: %+v", st)
 	}
+	e.scannedToNow(t)
 	if _, err := e.svc.ExpireDue(ctx, 100); err != nil {
 		t.Fatal(err)
 	}
@@ -446,6 +464,7 @@ func TestCashierPageInBrowser(t *testing.T) {
 	expired := e.pageOrder(t, "PG-EXPIRED", "4", "")
 	lateOrder := e.pageOrder(t, "PG-LATE", "4", "")
 	e.clock.Advance(31 * time.Minute)
+	e.scannedToNow(t)
 	if _, err := e.svc.ExpireDue(ctx, 100); err != nil {
 		t.Fatal(err)
 	}
@@ -462,6 +481,7 @@ func TestCashierPageInBrowser(t *testing.T) {
 	}
 	short := e.pageOrder(t, "PG-LATE-SHORT", "4", "")
 	e.clock.Advance(31 * time.Minute)
+	e.scannedToNow(t)
 	if _, err := e.svc.ExpireDue(ctx, 100); err != nil {
 		t.Fatal(err)
 	}

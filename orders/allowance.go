@@ -121,7 +121,11 @@ func (s *Service) holdToAllowance(ctx context.Context, a *cashier.Allowance) ([]
 			o.FailReason, o.NeedsReview = reason, false
 		})
 		if cashier.ErrorCode(err) == cashier.EInvalidStatus {
-			return refused, nil // taken into a batch meanwhile: the pool is looked at again next round
+			// Taken into a batch that may be on chain since the list was
+			// read (the refusal checks that in its own transaction): the
+			// allowance stays unchecked, and the next round waits for the
+			// batch to settle before it looks at the pool again.
+			return refused, nil
 		}
 		if err != nil {
 			return refused, err

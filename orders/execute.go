@@ -10,10 +10,16 @@ import (
 // Transactions of the payout executor: every change of an execution and of
 // its orders' states, locks and webhooks commits together.
 
-// transitionIn moves o to next inside tx with its locks and event.
+// transitionIn moves o to next inside tx with its locks and event. A
+// refusal is checked against o's execution in the same transaction.
 func (s *Service) transitionIn(ctx context.Context, tx cashier.Tx, o *cashier.PayoutOrder, k *cashier.Contract, next cashier.PayoutStatus) error {
 	if !o.Status.CanTransition(next) {
 		return cashier.Errorf(cashier.EInvalidStatus, "payout order %s cannot go from %s to %s", o.OrderNo, o.Status, next)
+	}
+	if next == cashier.PayoutRefuse {
+		if err := refusable(ctx, tx, o); err != nil {
+			return err
+		}
 	}
 	now := s.Clock.Now()
 	o.Status, o.UpdatedAt = next, now
@@ -59,6 +65,71 @@ func (s *Service) StartExec(ctx context.Context, e *cashier.PayoutExec, orderIDs
 			}
 		}
 		return nil
+	})
+}
+
+// refusable tells whether o may be refused: only while no transaction can
+// carry it. That is a PENDING order; a PROCESSING one taken out of its
+// batch after a pre-flight refusal; one whose execution is created (nothing
+// sent, or everything sent provably unable to pay) and not ambiguous; or
+// one whose execution failed (given up unpaid). Once its execution is
+// sending, sent or done, only the chain decides the order.
+func refusable(ctx context.Context, tx cashier.Tx, o *cashier.PayoutOrder) error {
+	switch {
+	case o.Status == cashier.PayoutPending:
+		return nil
+	case o.Status != cashier.PayoutProcessing:
+		return cashier.Errorf(cashier.EInvalidStatus, "payout order %s is %s already", o.OrderNo, o.Status)
+	case o.ExecID == "":
+		return nil
+	}
+	e, err := tx.Exec(ctx, o.ExecID)
+	if err != nil {
+		return err
+	}
+	if e.State == cashier.ExecFailed || e.State == cashier.ExecCreated && !e.Ambiguous {
+		return nil
+	}
+	return cashier.Errorf(cashier.EInvalidStatus,
+		"payout order %s cannot be refused: its batch %s is %s, so a transaction may pay it; the chain decides it now", o.OrderNo, e.ID, e.State)
+}
+
+// SaveSending writes e, going to sending, with the transaction signed for
+// it when the network is journaled (signed may be nil), in one
+// transaction that first checks e still carries exactly orderIDs, the
+// orders its call was signed for: an order refused after they were read
+// fails the write (EInvalidStatus), and nothing is sent for the stale call.
+func (s *Service) SaveSending(ctx context.Context, e *cashier.PayoutExec, orderIDs []string, signed *cashier.SignedSend) error {
+	now := s.Clock.Now()
+	e.UpdatedAt = now
+	if signed != nil {
+		signed.ExecID, signed.CreatedAt = e.ID, now
+	}
+	return s.Store.Update(ctx, func(tx cashier.Tx) error {
+		all, err := tx.ExecOrders(ctx, e.ID)
+		if err != nil {
+			return err
+		}
+		live := map[string]bool{}
+		for _, o := range all {
+			if o.Status == cashier.PayoutProcessing {
+				live[o.ID] = true
+			}
+		}
+		same := len(live) == len(orderIDs)
+		for _, id := range orderIDs {
+			same = same && live[id]
+		}
+		if !same {
+			return cashier.Errorf(cashier.EInvalidStatus, "batch %s changed after its call was signed (an order was refused): not sent", e.ID)
+		}
+		if err := tx.UpdateExec(ctx, e); err != nil {
+			return err
+		}
+		if signed == nil {
+			return nil
+		}
+		return tx.AddSignedSend(ctx, signed)
 	})
 }
 

@@ -311,39 +311,88 @@ func (a *applier) event(ctx context.Context, o *cashier.CollectionOrder) error {
 }
 
 // ExpireDue moves up to n PENDING orders whose expiry has passed to EXPIRED,
-// each with its webhook, and returns how many it moved.
+// each with its webhook, and returns how many it moved. An order expires
+// only once its network has been scanned and confirmed past its expiry
+// (ExpiryBound): a payment mined in time, while the service was down or
+// before its confirmations, is credited first and never counted late.
 func (s *Service) ExpireDue(ctx context.Context, n int) (int, error) {
 	now := s.Clock.Now()
-	due, err := s.Store.ExpiringCollections(ctx, now, n)
-	if err != nil || len(due) == 0 {
-		return 0, err
-	}
 	moved := 0
-	err = s.Store.Update(ctx, func(tx cashier.Tx) error {
-		a := applier{s: s, tx: tx, now: now}
-		for _, d := range due {
-			o, err := tx.Collection(ctx, d.ID)
+	for _, net := range s.Registry.Networks {
+		if moved >= n {
+			break
+		}
+		cur, err := s.Store.Cursor(ctx, net.Chain)
+		if err != nil {
+			return moved, err
+		}
+		bound, ok := ExpiryBound(cur, now)
+		if !ok {
+			continue
+		}
+		due, err := s.Store.ExpiringCollections(ctx, net.Chain, bound, n-moved)
+		if err != nil {
+			return moved, err
+		}
+		if len(due) == 0 {
+			continue
+		}
+		k := 0
+		err = s.Store.Update(ctx, func(tx cashier.Tx) error {
+			k = 0
+			// Read again with the orders: the watcher commits a range's
+			// payments together with its cursor.
+			cur, err := tx.Cursor(ctx, net.Chain)
 			if err != nil {
 				return err
 			}
-			if o.Status != cashier.CollectionPending || o.ExpireAt.After(now) {
-				continue // paid or cancelled meanwhile
+			bound, ok := ExpiryBound(cur, now)
+			a := applier{s: s, tx: tx, now: now}
+			for _, d := range due {
+				o, err := tx.Collection(ctx, d.ID)
+				if err != nil {
+					return err
+				}
+				if !ok || o.Status != cashier.CollectionPending || o.ExpireAt.After(bound) {
+					continue // paid or cancelled meanwhile
+				}
+				o.Status, o.UpdatedAt = cashier.CollectionExpired, now
+				if err := tx.UpdateCollection(ctx, o); err != nil {
+					return err
+				}
+				if err := a.event(ctx, o); err != nil {
+					return err
+				}
+				k++
 			}
-			o.Status, o.UpdatedAt = cashier.CollectionExpired, now
-			if err := tx.UpdateCollection(ctx, o); err != nil {
-				return err
-			}
-			if err := a.event(ctx, o); err != nil {
-				return err
-			}
-			moved++
+			return nil
+		})
+		if err != nil {
+			return moved, err
 		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
+		moved += k
 	}
 	return moved, nil
+}
+
+// ExpiryBound is the latest expiry an order on cur's network may have to
+// expire at now: now, and no later than the time of the last block the
+// watcher scanned and confirmed, so every payment mined before the expiry
+// has been credited already. ok is false while that time is not known (a
+// cursor stored before block times were, or at the genesis block). A
+// network no watcher has followed yet (no cursor) is bounded by the clock
+// alone: nothing could credit its orders anyway.
+func ExpiryBound(cur cashier.ChainCursor, now time.Time) (bound time.Time, ok bool) {
+	if cur.UpdatedAt.IsZero() {
+		return now, true
+	}
+	if cur.ConfirmedTime.IsZero() {
+		return time.Time{}, false
+	}
+	if cur.ConfirmedTime.Before(now) {
+		return cur.ConfirmedTime, true
+	}
+	return now, true
 }
 
 // CancelCollection cancels the PENDING order id, for its customer (on the

@@ -243,7 +243,9 @@ func insufficient(o *cashier.PayoutOrder, free *big.Int, code cashier.Code) erro
 	return cashier.Errorf(code, "order %s needs %s %s (amount plus fee) but the contract has only %s available", o.OrderNo, need, o.Symbol, have)
 }
 
-// TransitionPayout moves a payout to next in one transaction with its event.
+// TransitionPayout moves a payout to next in one transaction with its
+// event: the status is read, checked (a refusal against the order's
+// execution too) and written in that transaction.
 func (s *Service) TransitionPayout(ctx context.Context, id string, next cashier.PayoutStatus, mutate func(*cashier.PayoutOrder)) (*cashier.PayoutOrder, error) {
 	var out *cashier.PayoutOrder
 	err := s.Store.Update(ctx, func(tx cashier.Tx) error {
@@ -251,26 +253,18 @@ func (s *Service) TransitionPayout(ctx context.Context, id string, next cashier.
 		if err != nil {
 			return err
 		}
-		if !o.Status.CanTransition(next) {
-			return cashier.Errorf(cashier.EInvalidStatus, "payout order %s cannot go from %s to %s", o.OrderNo, o.Status, next)
-		}
-		now := s.Clock.Now()
-		o.Status, o.UpdatedAt = next, now
-		if mutate != nil {
-			mutate(o)
-		}
-		if err := tx.UpdatePayout(ctx, o); err != nil {
-			return err
-		}
 		k, err := tx.Contract(ctx, o.ContractID)
 		if err != nil {
 			return err
 		}
-		if err := s.releaseLocks(ctx, tx, o, k, now); err != nil {
+		if mutate != nil {
+			mutate(o)
+		}
+		if err := s.transitionIn(ctx, tx, o, k, next); err != nil {
 			return err
 		}
 		out = o
-		return s.addPayoutEvent(ctx, tx, o, k, now)
+		return nil
 	})
 	return out, err
 }

@@ -66,9 +66,12 @@ func (s *Service) ApprovePayout(ctx context.Context, id string) (*cashier.Payout
 	return out, err
 }
 
-// RefusePayout refuses a PENDING order (held for review or not yet taken by
-// the executor): REFUSE with the reason, its funds unlocked and its webhook
-// written in the same transaction.
+// RefusePayout refuses an order no transaction can carry: PENDING (held
+// for review or not yet taken by the executor), or PROCESSING in a batch
+// nothing was sent for. REFUSE with the reason, its funds unlocked and its
+// webhook written in the transaction that reads and checks its status and
+// its batch; once the batch may be on chain the refusal is refused
+// (EInvalidStatus) and only the chain decides the order.
 func (s *Service) RefusePayout(ctx context.Context, id, reason string) (*cashier.PayoutOrder, error) {
 	reason = strings.TrimSpace(reason)
 	switch {
@@ -78,14 +81,6 @@ func (s *Service) RefusePayout(ctx context.Context, id, reason string) (*cashier
 		return nil, cashier.Errorf(cashier.EMissing, "a refusal reason is required")
 	case len([]rune(reason)) > MaxReasonLen:
 		return nil, cashier.Errorf(cashier.ETooLarge, "the reason is longer than %d characters", MaxReasonLen)
-	}
-	o, err := s.Store.Payout(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if o.Status != cashier.PayoutPending {
-		// PROCESSING may be on chain already: only the chain decides it now.
-		return nil, cashier.Errorf(cashier.EInvalidStatus, "payout order %s is %s; only PENDING orders can be refused", o.ID, o.Status)
 	}
 	return s.TransitionPayout(ctx, id, cashier.PayoutRefuse, func(o *cashier.PayoutOrder) {
 		o.FailReason, o.NeedsReview = reason, false

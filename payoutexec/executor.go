@@ -293,6 +293,14 @@ func (x *Executor) live(ctx context.Context, e *cashier.PayoutExec) ([]cashier.P
 	return slices.DeleteFunc(all, func(o cashier.PayoutOrder) bool { return o.Status != cashier.PayoutProcessing }), nil
 }
 
+func orderIDs(os []cashier.PayoutOrder) []string {
+	ids := make([]string, len(os))
+	for i := range os {
+		ids[i] = os[i].ID
+	}
+	return ids
+}
+
 // call builds and signs the contract call of e for its orders.
 func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network, os []cashier.PayoutOrder) (cashier.Call, error) {
 	signer, err := x.signerFor(ctx, net, e)
@@ -390,12 +398,18 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 	if err != nil {
 		return err
 	}
-	// Stored before the send: from here on the orders are fixed.
+	// Stored before the send, checking that no order was refused since
+	// they were read: from here on the orders are fixed.
 	e.State, e.Attempts = cashier.ExecSending, e.Attempts+1
+	ids := orderIDs(os)
 	var hash string
 	if j, ok := net.Client.(journaled); ok {
-		hash, err = x.sendJournaled(ctx, j, e, call) // stored with the signed transaction
-	} else if err = x.Orders.SaveExec(ctx, e); err != nil {
+		hash, err = x.sendJournaled(ctx, j, e, ids, call) // stored with the signed transaction
+	} else if err = x.Orders.SaveSending(ctx, e, ids, nil); err != nil {
+		if cashier.ErrorCode(err) == cashier.EInvalidStatus {
+			x.Logger.Info("payout batch changed before its send; signed again next round", "exec", e.ID, "err", err)
+			return nil
+		}
 		return err
 	} else {
 		hash, err = net.Client.SendCall(ctx, call)
@@ -515,7 +529,7 @@ func (x *Executor) resolve(ctx context.Context, net *Network, e *cashier.PayoutE
 	if isJournaled {
 		// Every journaled transaction provably expired unpaid: a new one,
 		// journaled like the first.
-		hash, err = x.sendJournaled(ctx, j, e, call)
+		hash, err = x.sendJournaled(ctx, j, e, orderIDs(os), call)
 	} else {
 		hash, err = net.Client.SendCall(ctx, call)
 	}

@@ -24,14 +24,15 @@ type notSent struct{ error }
 func (e notSent) Unwrap() error { return e.error }
 
 // sendJournaled signs call, stores e as sending with the signed
-// transaction, then broadcasts it. An error before the store is notSent.
-func (x *Executor) sendJournaled(ctx context.Context, j journaled, e *cashier.PayoutExec, call cashier.Call) (string, error) {
+// transaction (checking it still carries orderIDs), then broadcasts it. An
+// error before the store is notSent.
+func (x *Executor) sendJournaled(ctx context.Context, j journaled, e *cashier.PayoutExec, orderIDs []string, call cashier.Call) (string, error) {
 	s, err := j.SignCall(ctx, call)
 	if err != nil {
 		return "", notSent{err}
 	}
 	e.State = cashier.ExecSending
-	if err := x.Orders.SaveExecSigned(ctx, e, &cashier.SignedSend{TxID: s.ID, Raw: s.Raw, Expiration: s.Expiration}); err != nil {
+	if err := x.Orders.SaveExecSigned(ctx, e, orderIDs, &cashier.SignedSend{TxID: s.ID, Raw: s.Raw, Expiration: s.Expiration}); err != nil {
 		return "", notSent{err}
 	}
 	return j.Broadcast(ctx, s.Raw)

@@ -11,8 +11,8 @@ func TestWatcherLookupsUseIndexes(t *testing.T) {
 	db := openTest(t)
 	// The lookups read through their indexes, not a scan of every order.
 	for q, index := range map[string]string{
-		`SELECT id FROM collection_orders WHERE chain = 'TRON' AND deposit_address IN ('a', 'b')`:                  "collection_orders_address",
-		`SELECT id FROM collection_orders WHERE status = 'PENDING' AND expire_at <= 5 ORDER BY expire_at LIMIT 10`: "collection_orders_status_expiry",
+		`SELECT id FROM collection_orders WHERE chain = 'TRON' AND deposit_address IN ('a', 'b')`:                                    "collection_orders_address",
+		`SELECT id FROM collection_orders WHERE status = 'PENDING' AND expire_at <= 5 AND chain = 'ETH' ORDER BY expire_at LIMIT 10`: "collection_orders_status_expiry",
 	} {
 		rows, err := readPool(db).QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
 		if err != nil {

@@ -87,11 +87,11 @@ func (t *tx) UpdatePayment(ctx context.Context, p *cashier.Payment) error {
 }
 
 func (t *tx) SetCursor(ctx context.Context, c cashier.ChainCursor) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO chain_cursors (chain, confirmed, confirmed_hash, head, updated_at)
-		VALUES (?, ?, ?, ?, ?)
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO chain_cursors (chain, confirmed, confirmed_hash, head, updated_at, confirmed_time)
+		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (chain) DO UPDATE SET confirmed = excluded.confirmed, confirmed_hash = excluded.confirmed_hash,
-			head = excluded.head, updated_at = excluded.updated_at`,
-		c.Chain, int64(c.Confirmed), c.ConfirmedHash, int64(c.Head), c.UpdatedAt.UnixMilli())
+			head = excluded.head, updated_at = excluded.updated_at, confirmed_time = excluded.confirmed_time`,
+		c.Chain, int64(c.Confirmed), c.ConfirmedHash, int64(c.Head), c.UpdatedAt.UnixMilli(), millis(c.ConfirmedTime))
 	if err != nil {
 		return fmt.Errorf("store: set cursor: %w", err)
 	}
@@ -101,8 +101,9 @@ func (t *tx) SetCursor(ctx context.Context, c cashier.ChainCursor) error {
 func (r reader) Cursor(ctx context.Context, c cashier.Chain) (cashier.ChainCursor, error) {
 	cur := cashier.ChainCursor{Chain: c}
 	var conf, head, updated int64
-	err := r.q.QueryRowContext(ctx, `SELECT confirmed, confirmed_hash, head, updated_at FROM chain_cursors WHERE chain = ?`, c).
-		Scan(&conf, &cur.ConfirmedHash, &head, &updated)
+	var at sql.NullInt64
+	err := r.q.QueryRowContext(ctx, `SELECT confirmed, confirmed_hash, head, updated_at, confirmed_time FROM chain_cursors WHERE chain = ?`, c).
+		Scan(&conf, &cur.ConfirmedHash, &head, &updated, &at)
 	if err == sql.ErrNoRows {
 		return cur, nil
 	}
@@ -110,6 +111,7 @@ func (r reader) Cursor(ctx context.Context, c cashier.Chain) (cashier.ChainCurso
 		return cur, fmt.Errorf("store: cursor: %w", err)
 	}
 	cur.Confirmed, cur.Head, cur.UpdatedAt = uint64(conf), uint64(head), time.UnixMilli(updated).UTC()
+	cur.ConfirmedTime = fromMillis(at)
 	return cur, nil
 }
 
@@ -189,9 +191,9 @@ func (r reader) CollectionsByAddress(ctx context.Context, c cashier.Chain, addrs
 	return out, nil
 }
 
-func (r reader) ExpiringCollections(ctx context.Context, t time.Time, n int) ([]cashier.CollectionOrder, error) {
+func (r reader) ExpiringCollections(ctx context.Context, c cashier.Chain, t time.Time, n int) ([]cashier.CollectionOrder, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+` FROM collection_orders
-		WHERE status = 'PENDING' AND expire_at <= ? ORDER BY expire_at LIMIT ?`, t.UnixMilli(), n)
+		WHERE status = 'PENDING' AND expire_at <= ? AND chain = ? ORDER BY expire_at LIMIT ?`, t.UnixMilli(), c, n)
 	if err != nil {
 		return nil, fmt.Errorf("store: expiring orders: %w", err)
 	}

@@ -2,8 +2,9 @@
 // orders: one Watcher loop per network reads token Transfer events by block
 // range, matches their recipients against the deposit-address index, and
 // hands seen and confirmed transfers to the orders service, which records
-// them and moves the orders in one transaction with the cursor. The
-// Expirer expires unpaid orders on time. With Config.Approvals a watcher
+// them and moves the orders in one transaction with the cursor (and the
+// confirmed block's time). The Expirer expires unpaid orders on time, but
+// only once their network has been scanned past their expiry. With Config.Approvals a watcher
 // also records the tokens' confirmed Approval events to the payout
 // contracts and refuses what a lowered allowance no longer covers
 // (approvals.go).
@@ -160,7 +161,7 @@ func (w *Watcher) Round(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("block %d: %w", cur.Confirmed, err)
 			}
-			cur.ConfirmedHash = b.Hash
+			cur.ConfirmedHash, cur.ConfirmedTime = b.Hash, b.Time
 		}
 		// Stored at once, so a restart resumes here rather than at genesis.
 		cur.Head = head.Number
@@ -184,7 +185,9 @@ func (w *Watcher) Round(ctx context.Context) error {
 		if err := w.recordApprovals(ctx, from, to); err != nil {
 			return err
 		}
-		next := cashier.ChainCursor{Confirmed: to, ConfirmedHash: end.Hash, Head: head.Number}
+		// The block's time lets orders expire once the chain is scanned
+		// past their expiry (orders.ExpiryBound).
+		next := cashier.ChainCursor{Confirmed: to, ConfirmedHash: end.Hash, ConfirmedTime: end.Time, Head: head.Number}
 		if err := w.orders.ApplyConfirmed(ctx, w.cfg.Chain, from, to, got, next); err != nil {
 			return fmt.Errorf("apply blocks %d-%d: %w", from, to, err)
 		}
@@ -279,7 +282,7 @@ func (w *Watcher) checkCursor(ctx context.Context, cur cashier.ChainCursor, head
 	back := 2 * w.cfg.Confirmations
 	old := cur.Confirmed
 	cur.Confirmed -= min(back, cur.Confirmed)
-	cur.ConfirmedHash = ""
+	cur.ConfirmedHash, cur.ConfirmedTime = "", time.Time{}
 	w.log.Error("reorg deeper than the confirmation depth: rescanning", "block", old, "rewindTo", cur.Confirmed)
 	return cur, nil
 }
@@ -348,7 +351,8 @@ func (w *Watcher) scan(ctx context.Context, from, to uint64) ([]orders.Received,
 }
 
 // Expirer moves PENDING collection orders to EXPIRED once their expiry has
-// passed, reading only the expiry index.
+// passed and their network's watcher has confirmed a block at or after it
+// (orders.ExpireDue), reading only the expiry index.
 type Expirer struct {
 	Orders   *orders.Service
 	Interval time.Duration // how often it looks; default 200ms

@@ -60,9 +60,12 @@ func testPaymentsAndWatcherLookups(t *testing.T) {
 	if os, _ = db.CollectionsByAddress(ctx, cashier.ChainETH, []string{b.DepositAddress}); len(os) != 0 {
 		t.Fatalf("address matched on another network: %v", os)
 	}
-	exp, err := db.ExpiringCollections(ctx, t0.Add(2*time.Minute), 10)
+	exp, err := db.ExpiringCollections(ctx, cashier.ChainTRON, t0.Add(2*time.Minute), 10)
 	if err != nil || len(exp) != 1 || exp[0].ID != "co_b" {
 		t.Fatalf("expiring %v %v", exp, err)
+	}
+	if exp, err = db.ExpiringCollections(ctx, cashier.ChainETH, t0.Add(2*time.Minute), 10); err != nil || len(exp) != 0 {
+		t.Fatalf("expiring on another network: %v %v", exp, err)
 	}
 	if next, err := db.NextCollectionExpiry(ctx); err != nil || !next.Equal(b.ExpireAt) {
 		t.Fatalf("next expiry %v %v", next, err)
@@ -76,5 +79,11 @@ func testPaymentsAndWatcherLookups(t *testing.T) {
 	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.SetCursor(ctx, want) })
 	if cur, err = db.Cursor(ctx, cashier.ChainTRON); err != nil || cur != want {
 		t.Fatalf("cursor %+v %v", cur, err)
+	}
+	// The confirmed block's time round-trips; unknown stays zero.
+	want.Confirmed, want.ConfirmedTime = 100, t0.Add(-time.Second)
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.SetCursor(ctx, want) })
+	if cur, err = db.Cursor(ctx, cashier.ChainTRON); err != nil || cur != want {
+		t.Fatalf("cursor with its block time %+v %v", cur, err)
 	}
 }

@@ -52,6 +52,7 @@ var tests = []struct {
 	{"UpdateRollsBack", testUpdateRollsBack},
 	{"UpdateCancelledContext", testUpdateCancelledContext},
 	{"ConcurrentWriters", testConcurrentWriters},
+	{"CheckAndWriteAcrossHandles", testCheckAndWriteAcrossHandles},
 	{"SealedSecretsAreBoundToTheirRow", testSealedSecretsAreBoundToTheirRow},
 	{"AddEventAndRead", testAddEventAndRead},
 	{"ClaimKeepsOrderPerOrder", testClaimKeepsOrderPerOrder},

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/sandbox"
+)
+
+// TestPaidWhileDownAcrossExpiry runs the sandbox's chains and service as
+// two processes of the real binary. Orders are created, the service is
+// killed while the chains go on, one is paid in time while it is down, and
+// it is started again after their expiry: the merchant receives SUCCESS
+// for the paid one and never EXPIRED, and its payment is CREDITED, not
+// LATE. The unpaid order still expires. (ETH: the TRON stand-in's block
+// times run ahead of the clock once it made blocks faster than one per
+// 3 s, so "mined before the expiry" cannot be arranged on it.)
+func TestPaidWhileDownAcrossExpiry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary's sandbox")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	data := t.TempDir()
+
+	var mu sync.Mutex
+	got := map[string][]string{} // orderNo → webhook statuses, in arrival order
+	var key string
+	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		k := key
+		mu.Unlock()
+		ev, _, err := client.VerifyWebhook(r, k)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+		mu.Lock()
+		got[ev.OrderNo] = append(got[ev.OrderNo], ev.Status)
+		mu.Unlock()
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hook.Serve(ln)
+	defer hook.Close()
+
+	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports")
+	defer chains.stop(t)
+	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
+	// Long enough that the payment's block is before the expiry although
+	// the dev chain's block times run some seconds ahead of the clock.
+	const ttl = 45 * time.Second
+	env := []string{"CASHIER_COLLECTION_TTL=" + ttl.String(),
+		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
+	startService := func() *proc {
+		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports", "--webhook-url", "http://"+ln.Addr().String()+"/hook")
+		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
+		return p
+	}
+	svc := startService()
+	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	key = info.WebhookKey
+	mu.Unlock()
+	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+	var expireAt time.Time
+	for _, o := range []struct{ no, chain string }{{"DOWN-ETH", "ETH"}, {"DOWN-UNPAID", "ETH"}} {
+		c, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: o.no, Amount: "3.25", Symbol: "USDT", ChainID: o.chain})
+		if err != nil {
+			t.Fatalf("create %s: %v", o.no, err)
+		}
+		if at := time.UnixMilli(c.ExpireTime); expireAt.Before(at) {
+			expireAt = at
+		}
+	}
+
+	waitFor(t, "the PENDING webhooks", 30*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got["DOWN-ETH"]) > 0 && len(got["DOWN-UNPAID"]) > 0
+	})
+
+	// Down before the expiry; the chains go on and the customer pays.
+	svc.cmd.Process.Signal(syscall.SIGKILL)
+	<-svc.done
+	svc.done <- nil
+	cli(t, "sandbox", "pay", "--data", data, "--order", "DOWN-ETH")
+	if time.Now().After(expireAt.Add(-3 * time.Second)) {
+		t.Fatalf("the payment was made too close to the expiry (%v) to prove anything", expireAt)
+	}
+	// Up again well after the expiry.
+	time.Sleep(time.Until(expireAt.Add(8 * time.Second)))
+	svc = startService()
+	defer svc.stop(t)
+	api = client.New(info.BaseURL, info.APIKey, info.SecretKey)
+
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		mu.Lock()
+		done := slices.Contains(got["DOWN-ETH"], "SUCCESS") && slices.Contains(got["DOWN-UNPAID"], "EXPIRED")
+		seen := fmt.Sprint(got)
+		mu.Unlock()
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			for _, no := range []string{"DOWN-ETH", "DOWN-UNPAID"} {
+				d, err := api.CollectionDetail(ctx, no)
+				t.Logf("%s: %+v %v", no, d, err)
+			}
+			t.Fatalf("webhooks after 90 s: %s", seen)
+		}
+	}
+	time.Sleep(2 * time.Second) // anything sent after SUCCESS arrives too
+	mu.Lock()
+	defer mu.Unlock()
+	for _, no := range []string{"DOWN-ETH"} {
+		if slices.Contains(got[no], "EXPIRED") {
+			t.Errorf("%s: webhooks %v include EXPIRED for an order paid in time", no, got[no])
+		}
+		d, err := api.CollectionDetail(ctx, no)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Status != "SUCCESS" || len(d.Payments) != 1 {
+			t.Fatalf("%s: %s with payments %+v", no, d.Status, d.Payments)
+		}
+		p := d.Payments[0]
+		if p.BlockTime >= d.ExpireTime {
+			t.Fatalf("%s: the payment's block time %d is not before the expiry %d: the dev chain ran too far ahead of the clock", no, p.BlockTime, d.ExpireTime)
+		}
+		if p.Effect != "CREDITED" {
+			t.Errorf("%s: payment in a block of %d (expiry %d) has effect %s, want CREDITED", no, p.BlockTime, d.ExpireTime, p.Effect)
+		}
+	}
+	if d, err := api.CollectionDetail(ctx, "DOWN-UNPAID"); err != nil || d.Status != "EXPIRED" {
+		t.Fatalf("the unpaid order: %+v, %v", d, err)
+	}
+}
