@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -22,11 +23,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/contracts/bindings"
+	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/sandbox"
 )
 
@@ -133,8 +139,11 @@ func (h *hookLog) find(orderNo, status string) map[string]any {
 // README.md or docs/, every documented command exists, answers -h
 // without crashing, and does its job once on the built binary, on data
 // directories this test creates (one provisioned with the CLI, one a
-// running sandbox). The sandbox part also checks the webhooks an operator
-// command writes against the service's own for the same payout.
+// running sandbox). Registering a contract is proven on chain, so the
+// contract commands run in the sandbox, on a CashierPayout the test deploys
+// naming the demo merchant's signer. The sandbox part also checks the
+// webhooks an operator command writes against the service's own for the
+// same payout.
 func TestDocumentedCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox")
@@ -220,32 +229,39 @@ func TestDocumentedCommands(t *testing.T) {
 		if c := use(t, nil, "cashier", "create", "--data", data, "--merchant", m, "--webhook-url", "http://127.0.0.1:9/hook"); c["merchantId"] != m {
 			t.Fatalf("cashier create: %v", c)
 		}
-		k := use(t, nil, "contract", "create", "--data", data, "--merchant", m, "--chain", "ETH",
-			"--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")["contractId"].(string)
-		if c := use(t, nil, "contract", "update", "--data", data, "--id", k, "--webhook-url", "http://127.0.0.1:9/payouts"); c["webhookUrl"] != "http://127.0.0.1:9/payouts" {
-			t.Fatalf("contract update: %v", c)
-		}
-		if c := use(t, nil, "contract", "disable", "--data", data, "--id", k); c["status"] != "disabled" {
-			t.Fatalf("contract disable: %v", c)
-		}
-		if c := use(t, nil, "contract", "enable", "--data", data, "--id", k); c["status"] != "active" {
-			t.Fatalf("contract enable: %v", c)
-		}
+		// Registering a contract needs the network's node: the sandbox part
+		// registers one it deployed.
 		signer := use(t, nil, "key", "generate", "--data", data, "--chain", "ETH", "--role", "signer")
-		key, _ := crypto.GenerateKey()
-		keyFile := filepath.Join(t.TempDir(), "executor.key")
-		if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(key))+"\n"), 0o600); err != nil {
-			t.Fatal(err)
+		keyFile := func(name string) (string, common.Address) {
+			key, _ := crypto.GenerateKey()
+			f := filepath.Join(t.TempDir(), name+".key")
+			if err := os.WriteFile(f, []byte(hex.EncodeToString(crypto.FromECDSA(key))+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return f, crypto.PubkeyToAddress(key.PublicKey)
 		}
-		executor := use(t, nil, "key", "import", "--data", data, "--chain", "ETH", "--role", "executor", "--key-file", keyFile)
-		if !strings.EqualFold(executor["address"].(string), crypto.PubkeyToAddress(key.PublicKey).Hex()) {
-			t.Fatalf("key import stored %v, want %s", executor["address"], crypto.PubkeyToAddress(key.PublicKey).Hex())
+		execFile, execAddr := keyFile("executor")
+		executor := use(t, nil, "key", "import", "--data", data, "--chain", "ETH", "--role", "executor", "--key-file", execFile)
+		if !strings.EqualFold(executor["address"].(string), execAddr.Hex()) {
+			t.Fatalf("key import stored %v, want %s", executor["address"], execAddr.Hex())
+		}
+		// The merchant's own signer, imported by the operator.
+		mineFile, mineAddr := keyFile("merchant-signer")
+		mine := use(t, nil, "key", "import", "--data", data, "--merchant", m, "--chain", "ETH", "--role", "signer", "--key-file", mineFile)
+		if !strings.EqualFold(mine["address"].(string), mineAddr.Hex()) || mine["merchantId"] != m {
+			t.Fatalf("key import --merchant stored %v, want %s", mine, mineAddr.Hex())
 		}
 		keys, _ := json.Marshal(use(t, nil, "key", "list", "--data", data)["keys"])
 		for _, a := range []any{signer["address"], executor["address"]} {
 			if !strings.Contains(string(keys), a.(string)) {
 				t.Fatalf("key list %s lacks %s", keys, a)
 			}
+		}
+		if strings.Contains(string(keys), mine["address"].(string)) {
+			t.Fatalf("key list without --merchant %s shows the merchant's signer %s", keys, mine["address"])
+		}
+		if keys, _ := json.Marshal(use(t, nil, "key", "list", "--data", data, "--merchant", m)["keys"]); !strings.Contains(string(keys), mine["address"].(string)) {
+			t.Fatalf("key list --merchant %s lacks %s", keys, mine["address"])
 		}
 		if u := use(t, nil, "user", "create", "--data", data, "--email", "viewer@docs.example", "--merchant", m, "--role", "viewer"); u["email"] != "viewer@docs.example" || u["password"] == "" {
 			t.Fatalf("user create: %v", u)
@@ -362,6 +378,35 @@ func TestDocumentedCommands(t *testing.T) {
 			t.Fatalf("sweep native: %v", s)
 		}
 
+		// A contract of the demo merchant's own: deployed naming its signer
+		// (`key signer`), registered with the proof on the sandbox's chain,
+		// proven again, then changed in place.
+		signer := use(t, env, "key", "signer", "--data", data, "--merchant", info.MerchantID, "--chain", "ETH")
+		if !strings.EqualFold(signer["address"].(string), info.Roles["signer"].EVMAddress) {
+			t.Fatalf("key signer %v, want the sandbox's signer role %s", signer, info.Roles["signer"].EVMAddress)
+		}
+		eth := info.Networks["ETH"]
+		deployed := deployPayout(ctx, t, eth.RPCURL, info.Roles["owner"], info.Roles["executor"].EVMAddress, signer["address"].(string), info.Roles["fee"].EVMAddress)
+		onChain := []string{"--registry", writeRegistry(t, t.TempDir(), info, 1), "--eth-rpc", eth.RPCURL}
+		k := use(t, env, append([]string{"contract", "create", "--data", data, "--merchant", info.MerchantID, "--chain", "ETH", "--address", deployed}, onChain...)...)
+		if k["merchantId"] != info.MerchantID || !strings.EqualFold(k["address"].(string), deployed) || !strings.EqualFold(k["signer"].(string), signer["address"].(string)) {
+			t.Fatalf("contract create: %v", k)
+		}
+		id := k["contractId"].(string)
+		if c := use(t, env, append([]string{"contract", "check", "--data", data, "--id", id}, onChain...)...); c["contractId"] != id || !strings.EqualFold(c["signer"].(string), signer["address"].(string)) {
+			t.Fatalf("contract check: %v", c)
+		}
+		payoutsURL := "http://" + ln.Addr().String() + "/payouts"
+		if c := use(t, env, "contract", "update", "--data", data, "--id", id, "--webhook-url", payoutsURL); c["webhookUrl"] != payoutsURL {
+			t.Fatalf("contract update: %v", c)
+		}
+		if c := use(t, env, "contract", "disable", "--data", data, "--id", id); c["status"] != "disabled" {
+			t.Fatalf("contract disable: %v", c)
+		}
+		if c := use(t, env, "contract", "enable", "--data", data, "--id", id); c["status"] != "active" {
+			t.Fatalf("contract enable: %v", c)
+		}
+
 		var paid map[string]any
 		waitFor(t, "the paid collection's webhook", 2*time.Minute, func() bool { paid = hooks.find(paidNo, "SUCCESS"); return paid != nil })
 		var success map[string]any
@@ -456,4 +501,54 @@ func sameShape(t *testing.T, what string, a, b map[string]any) {
 			t.Errorf("%s: %s is %T (%v) vs %T (%v)", what, k, va, va, vb, vb)
 		}
 	}
+}
+
+// deployPayout deploys a CashierPayout on the EVM dev chain at rpc, sent and
+// owned by owner, naming executor, signer and fee; it returns the address.
+func deployPayout(ctx context.Context, t *testing.T, rpc string, owner *sandbox.Wallet, executor, signer, fee string) string {
+	t.Helper()
+	ec, err := ethclient.Dial(rpc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ec.Close()
+	key, err := owner.Key()
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	code := append(common.FromHex(bindings.CashierPayoutMetaData.Bin), bindings.NewCashierPayout().PackConstructor(
+		from, common.HexToAddress(executor), common.HexToAddress(signer), common.HexToAddress(fee))...)
+	chainID, err := ec.ChainID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gas, err := ec.EstimateGas(ctx, ethereum.CallMsg{From: from, Data: code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonce, err := ec.PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := ec.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip := big.NewInt(params.GWei)
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	tx := types.MustSignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, Data: code,
+	})
+	if err := ec.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := devchain.WaitMined(ctx, ec, tx.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("deploying CashierPayout failed: %s", tx.Hash())
+	}
+	return r.ContractAddress.Hex()
 }
