@@ -106,13 +106,13 @@ func Default() Config {
 		PayoutBatchSize:       100,
 		PayoutWindow:          2 * time.Second,
 		PayoutMinGas:          "ETH=0.005,ARB=0.0005,TRON=100",
-		MaxInFlight:           64,
+		MaxInFlight:           1024,
 		WriteQueue:            1024,
 		CacheTTL:              time.Second,
 		DashboardSecureCookie: "auto",
 		WatchNative:           "on",
 		LeaseTTL:              10 * time.Second,
-		MaxWait:               5 * time.Millisecond,
+		MaxWait:               100 * time.Millisecond,
 	}
 }
 
@@ -326,7 +326,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
 		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
 		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),
-		f("CASHIER_MAX_INFLIGHT", "max-inflight", "API requests handled at once; beyond it requests get 503 with Retry-After", num(&c.MaxInFlight)),
+		f("CASHIER_MAX_INFLIGHT", "max-inflight", "API requests held at once (a memory bound; max-wait bounds the wait); beyond it requests get 503 with Retry-After", num(&c.MaxInFlight)),
 		f("CASHIER_WRITE_QUEUE", "write-queue", "writes waiting for the database writer; beyond it API requests get 503 with Retry-After", num(&c.WriteQueue)),
 		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
@@ -335,6 +335,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_DATABASE_URL", "database-url", "PostgreSQL database (postgres://user:pass@host:port/db); empty: SQLite in the data directory", str(&c.DatabaseURL)),
 		f("CASHIER_LEASE_TTL", "lease-ttl", "how long an instance holds one-owner work (watchers, payouts, sweeps, expiry) without renewing; renewed every third of it", dur(&c.LeaseTTL)),
 		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
-		f("CASHIER_MAX_WAIT", "max-wait", "queueing an accepted API request may meet: writes expecting a longer wait for the database get 503, the requests handled at once are cut below max-inflight while they take longer than this above the fastest, and requests are refused while goroutines wait longer than this for a CPU (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
+		f("CASHIER_MAX_WAIT", "max-wait", "queueing an accepted API request may meet: a write that would wait longer (writes ahead × the time one takes at capacity) gets 503 with a Retry-After after which the same request is served, and requests are refused while goroutines wait longer than this for a CPU (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
 	}
 }

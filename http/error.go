@@ -111,9 +111,9 @@ func (s *server) errorStatus(w http.ResponseWriter, r *http.Request, err error, 
 	if code == cashier.EInternal {
 		msg = "system error" // details go to the log, never to the client
 	}
-	if code == cashier.EOverloaded {
+	if code == cashier.EOverloaded && w.Header().Get("Retry-After") == "" {
 		// Overload passes within moments: the queue drains at thousands
-		// of writes per second.
+		// of writes per second. (Admission sets its own, admission.go.)
 		w.Header().Set("Retry-After", "1")
 	}
 	if s.cfg.ErrorStatus == StatusAlways200 {

@@ -1,0 +1,176 @@
+package http
+
+import (
+	"hash/maphash"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+var admitT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// measured returns an admission that has seen writes answered one every
+// per while busy, long enough to estimate the time per write, and is idle
+// again at the returned time.
+func measured(t *testing.T, per time.Duration) (*admission, time.Time) {
+	t.Helper()
+	a := &admission{}
+	now := admitT0
+	n := int(admitSpan/per) + 1
+	for i := 0; i < n; i++ {
+		if ok, _, _ := a.admitWrite(now, uint64(1_000_000+i), 0, false); !ok {
+			t.Fatalf("write %d refused with no bound", i)
+		}
+	}
+	for i := 0; i < n; i++ {
+		now = now.Add(per)
+		a.writeDone(now)
+	}
+	if a.perWrite != per || a.writes != 0 {
+		t.Fatalf("after %d writes answered %v apart: per write %v, %d in progress", n, per, a.perWrite, a.writes)
+	}
+	return a, now
+}
+
+// Closed-loop clients are all admitted while the wait their number causes
+// stays within the bound: 128 clients at 0.4 ms a write (2,500/s) wait
+// 51 ms, within 100 ms. Beyond the bound the excess is refused, and the
+// writes already in progress are what decides, not a fixed count.
+func TestAdmissionRefusesOnlyBeyondTheWait(t *testing.T) {
+	const maxWait = 100 * time.Millisecond
+	a, now := measured(t, 400*time.Microsecond)
+	for i := 0; i < 128; i++ {
+		if ok, _, _ := a.admitWrite(now, uint64(i), maxWait, false); !ok {
+			t.Fatalf("client %d of 128 refused: wait %v", i, a.wait())
+		}
+	}
+	// 250 writes ahead × 0.4 ms = 100 ms: admitted up to there, not beyond.
+	for i := 128; i <= 250; i++ {
+		if ok, _, _ := a.admitWrite(now, uint64(i), maxWait, false); !ok {
+			t.Fatalf("write %d refused at a wait of %v", i, a.wait())
+		}
+	}
+	ok, ticketed, retry := a.admitWrite(now, 251, maxWait, false)
+	if ok || ticketed || retry != time.Second {
+		t.Fatalf("write beyond %v of wait: admitted %v, ticketed %v, Retry-After %v", maxWait, ok, ticketed, retry)
+	}
+	// One answered: room for one more.
+	a.writeDone(now.Add(time.Millisecond))
+	if ok, _, _ := a.admitWrite(now.Add(time.Millisecond), 252, maxWait, false); !ok {
+		t.Fatal("refused after a write was answered")
+	}
+
+	// Slow writes (40 ms each, a starved machine): the first 16 ahead are
+	// admitted whatever the estimate, group commit needs them.
+	b, now := measured(t, 40*time.Millisecond)
+	for i := 0; i < admitMinAhead; i++ {
+		if ok, _, _ := b.admitWrite(now, uint64(i), maxWait, false); !ok {
+			t.Fatalf("write %d of the first %d refused", i, admitMinAhead)
+		}
+	}
+	if ok, _, _ := b.admitWrite(now, 99, maxWait, false); ok {
+		t.Fatal("write 17 admitted at 16 × 40 ms ahead")
+	}
+	// No bound: everything admitted (MaxInFlight alone bounds).
+	if ok, _, _ := b.admitWrite(now, 100, 0, false); !ok {
+		t.Fatal("refused with the bound off")
+	}
+}
+
+// A refused write books a place: sent again before its Retry-After it is
+// refused with the time left, once that has passed it is admitted however
+// long the wait and whatever else refuses, and only once.
+func TestAdmissionBookedPlace(t *testing.T) {
+	const maxWait = 10 * time.Millisecond
+	a, now := measured(t, time.Millisecond)
+	for i := 0; i < admitMinAhead; i++ {
+		a.admitWrite(now, uint64(i), maxWait, false)
+	}
+	const id = 42
+	ok, _, retry := a.admitWrite(now, id, maxWait, false)
+	if ok || retry != time.Second {
+		t.Fatalf("want a refusal with Retry-After 1s: admitted %v, %v", ok, retry)
+	}
+	early := now.Add(400 * time.Millisecond)
+	if ok, _, retry := a.admitWrite(early, id, maxWait, false); ok || retry != time.Second {
+		t.Fatalf("early return: admitted %v, Retry-After %v; want refused, 1s (0.6 s left, rounded up)", ok, retry)
+	}
+	back := now.Add(time.Second)
+	ok, ticketed, _ := a.admitWrite(back, id, maxWait, true)
+	if !ok || !ticketed {
+		t.Fatalf("return after Retry-After, wait %v and another reason to refuse: admitted %v, ticketed %v", a.wait(), ok, ticketed)
+	}
+	if ok, _, _ := a.admitWrite(back, id, maxWait, false); ok {
+		t.Fatal("a place was used twice")
+	}
+	// Another client's request is not admitted by this place.
+	if ok, _, _ := a.admitWrite(back, 43, maxWait, false); ok {
+		t.Fatal("a request without a place was admitted beyond the wait")
+	}
+}
+
+// Retry-After spreads the places booked over the seconds to come by what
+// the service serves in one: at 1 ms a write, a second holds 1,000
+// returns, so the 1,001st refusal is told 2 s. Places not taken up lapse.
+func TestAdmissionRetryAfterSpreadsReturns(t *testing.T) {
+	const maxWait = 10 * time.Millisecond
+	a, now := measured(t, time.Millisecond)
+	for i := 0; i < admitMinAhead; i++ {
+		a.admitWrite(now, uint64(i), maxWait, false)
+	}
+	for i := 0; i < 1000; i++ {
+		if _, _, retry := a.admitWrite(now, uint64(10_000+i), maxWait, false); retry != time.Second {
+			t.Fatalf("refusal %d: Retry-After %v, want 1s", i, retry)
+		}
+	}
+	if _, _, retry := a.admitWrite(now, 20_000, maxWait, false); retry != 2*time.Second {
+		t.Fatalf("refusal 1,001: Retry-After %v, want 2s", retry)
+	}
+	if len(a.tickets) != 1001 {
+		t.Fatalf("%d places booked, want 1,001", len(a.tickets))
+	}
+	// Long after, a new refusal forgets the places nobody came back for.
+	later := now.Add(3*time.Second + ticketGrace)
+	if _, _, retry := a.admitWrite(later, 30_000, maxWait, false); retry != time.Second {
+		t.Fatalf("after the others lapsed: Retry-After %v", retry)
+	}
+	if len(a.tickets) != 1 {
+		t.Fatalf("%d places kept after they lapsed, want 1", len(a.tickets))
+	}
+	if ok, _, _ := a.admitWrite(later, 10_000, maxWait, false); ok {
+		t.Fatal("a lapsed place admitted its request")
+	}
+}
+
+// A write is named by its API key, path and orderNo: a retry re-signs the
+// request (time, signature, sign field) and keeps its place; another
+// order, key or endpoint is another request.
+func TestWriteIDFollowsTheOrder(t *testing.T) {
+	seed := maphash.MakeSeed()
+	id := func(key, path, body string) uint64 {
+		r := httptest.NewRequest("POST", path, nil)
+		r.Header.Set("Service-API-Key", key)
+		return writeID(seed, r, "Service-API-Key", []byte(body))
+	}
+	first := id("pk_1", pathCollection, `{"amount":"1","orderNo":"A-1","sign":"abc"}`)
+	if id("pk_1", pathCollection, `{"orderNo" : "A-1", "amount":"1","sign":"def"}`) != first {
+		t.Fatal("a re-signed retry is another request")
+	}
+	for _, other := range []uint64{
+		id("pk_1", pathCollection, `{"amount":"1","orderNo":"A-2","sign":"abc"}`),
+		id("pk_2", pathCollection, `{"amount":"1","orderNo":"A-1","sign":"abc"}`),
+		id("pk_1", "/other", `{"amount":"1","orderNo":"A-1","sign":"abc"}`),
+	} {
+		if other == first {
+			t.Fatal("another order, key or endpoint has the same name")
+		}
+	}
+	for body, want := range map[string]string{
+		`{"orderNo":"X"}`: "X", `{"orderNo" :	"Y z"}`: "Y z", `{"orderNo":5}`: "", `{"no":"X"}`: "", `{"orderNo":"open`: "",
+	} {
+		got, ok := orderNoOf([]byte(body))
+		if string(got) != want || ok != (want != "") {
+			t.Fatalf("orderNoOf(%s) = %q, %v; want %q", body, got, ok, want)
+		}
+	}
+}
