@@ -27,7 +27,7 @@ import (
 //
 // A refused write books a place: the same request (same API key, path and
 // orderNo) sent again once its Retry-After has passed is admitted whatever
-// the wait, so a client that honours Retry-After is served on its next
+// the wait (sooner, only if there is room), so a client that honours Retry-After is served on its next
 // try. Retry-After spreads the places booked over the coming seconds by
 // what the service serves in one.
 type admission struct {
@@ -97,15 +97,19 @@ func (a *admission) admitWrite(now time.Time, id uint64, maxWait time.Duration, 
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.tick(now)
+	busy := refuse || (maxWait > 0 && a.writes >= admitMinAhead && a.wait() > maxWait)
 	if at, held := a.tickets[id]; held {
-		if now.Before(at.Add(-ticketEarly)) {
+		switch {
+		case !now.Before(at.Add(-ticketEarly)):
+			ticketed = true
+		case busy:
 			return false, false, roundUp(at.Sub(now)) // too early: the place stays
 		}
-		delete(a.tickets, id)
+		delete(a.tickets, id) // used, or not needed: there is room
 		a.writes++
-		return true, true, 0
+		return true, ticketed, 0
 	}
-	if refuse || (maxWait > 0 && a.writes >= admitMinAhead && a.wait() > maxWait) {
+	if busy {
 		return false, false, a.book(now, id)
 	}
 	a.writes++

@@ -78,7 +78,8 @@ func TestAdmissionRefusesOnlyBeyondTheWait(t *testing.T) {
 }
 
 // A refused write books a place: sent again before its Retry-After it is
-// refused with the time left, once that has passed it is admitted however
+// refused with the time left while there is no room (admitted when there
+// is), once that has passed it is admitted however
 // long the wait and whatever else refuses, and only once.
 func TestAdmissionBookedPlace(t *testing.T) {
 	const maxWait = 10 * time.Millisecond
@@ -94,6 +95,15 @@ func TestAdmissionBookedPlace(t *testing.T) {
 	early := now.Add(400 * time.Millisecond)
 	if ok, _, retry := a.admitWrite(early, id, maxWait, false); ok || retry != time.Second {
 		t.Fatalf("early return: admitted %v, Retry-After %v; want refused, 1s (0.6 s left, rounded up)", ok, retry)
+	}
+	// Early, but with room (nothing ahead): admitted, the place given up.
+	c, cnow := measured(t, time.Millisecond)
+	c.admitWrite(cnow, 7, maxWait, true)
+	if ok, ticketed, _ := c.admitWrite(cnow.Add(100*time.Millisecond), 7, maxWait, false); !ok || ticketed {
+		t.Fatalf("early return with room: admitted %v, ticketed %v; want admitted without its place", ok, ticketed)
+	}
+	if len(c.tickets) != 0 {
+		t.Fatal("the place was kept after its request was admitted")
 	}
 	back := now.Add(time.Second)
 	ok, ticketed, _ := a.admitWrite(back, id, maxWait, true)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -181,5 +182,61 @@ func TestRefusalsCounted(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "× the service is busy: it is handling all the requests it admits") {
 		t.Error("the refusals' reason is not printed")
+	}
+}
+
+// The service's CPU time is read from /proc/PID/stat, whose command name
+// may hold spaces and parentheses.
+func TestParseStatCPU(t *testing.T) {
+	d, err := parseStatCPU("4242 (cash ier) (x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 9 0 100 0 0")
+	if err != nil || d != 3250*time.Millisecond {
+		t.Fatalf("got %v, %v; want 3.25s (325 ticks)", d, err)
+	}
+	if _, err := parseStatCPU("4242 (x) S 1"); err == nil {
+		t.Fatal("a short line was read")
+	}
+	if _, err := processCPU(1 << 30); err == nil {
+		t.Fatal("a process that does not exist has a CPU time")
+	}
+}
+
+// The closed loop against an in-process sandbox: every create answered and
+// counted, the service's CPU time read (the sandbox runs in this process);
+// with the wait bound low, clients honouring Retry-After see no error and
+// no retry refused after waiting as told.
+func TestClosedLoop(t *testing.T) {
+	info := startSandbox(t, func(c *config.Config) { c.MaxWait = time.Millisecond })
+	pid := strconv.Itoa(os.Getpid())
+	var out bytes.Buffer
+	if err := run([]string{"--sandbox", info, "--clients", "8", "--duration", "1s", "--service-pid", pid}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("\n%s", out.String())
+	for _, want := range []string{
+		`(?m)^closed loop: 8 clients for 1s, refused creates sent again at once$`,
+		`(?m)^created [1-9]\d* \(\d+/s\): p50 \S+  p99 \S+`,
+		`(?m)^refused with 503: \d+ \(\d+/s\), 0 of them retries`,
+		`(?m)^service: \d+% of one core, \d+ cpu-µs per answered request`,
+		`(?m)^errors: 0$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+	out.Reset()
+	if err := run([]string{"--sandbox", info, "--clients", "32", "--duration", "2s", "--honour-retry-after",
+		"--service-pid", pid, "--create-cpu-us", "500"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("\n%s", out.String())
+	for _, want := range []string{
+		`(?m)^closed loop: 32 clients for 2s, refused creates sent again after Retry-After$`,
+		`(?m)^created [1-9]\d* `,
+		`(?m)^refused with 503: \d+ \(\d+/s\), 0 of them retries sent after waiting as told$`,
+		`(?m)^errors: 0$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("output lacks %s", want)
+		}
 	}
 }
