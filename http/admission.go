@@ -29,7 +29,10 @@ import (
 // orderNo) sent again once its Retry-After has passed is admitted whatever
 // the wait (sooner, only if there is room), so a client that honours Retry-After is served on its next
 // try. Retry-After spreads the places booked over the coming seconds by
-// what the service serves in one.
+// what the service serves in one. A client that sends the same request
+// again sooner, while there is no room, is held (no CPU, no slot) until
+// its place is due and then served: refusing it again would only have it
+// spin.
 type admission struct {
 	n atomic.Int64 // requests in progress, all kinds
 
@@ -65,6 +68,10 @@ const (
 	ticketEarly = 50 * time.Millisecond
 	// maxTickets bounds the places booked; beyond, a refusal books none.
 	maxTickets = 1 << 16
+	// maxRetryAfter bounds the Retry-After given: a place further out
+	// helps nobody (clients give up), and a place is honoured on return
+	// whatever the wait.
+	maxRetryAfter = 10 * time.Second
 )
 
 func (a *admission) enter(bound int) bool {
@@ -92,8 +99,13 @@ func (a *admission) wait() time.Duration { return time.Duration(a.writes) * a.pe
 // asks that it be refused for another reason (the CPU or the store's
 // writer is behind) unless it holds a place. Admitted, the caller must
 // call writeDone when it is answered; ticketed reports that it came with
-// a booked place. Refused, retry is its Retry-After.
-func (a *admission) admitWrite(now time.Time, id uint64, maxWait time.Duration, refuse bool) (ok, ticketed bool, retry time.Duration) {
+// a booked place. Refused, retry is its Retry-After; or, when it holds a
+// place but came back before its Retry-After while there is no room,
+// hold is how long to keep it before asking again (its place is then
+// due): a client that resends at once would otherwise spin on refusals,
+// spending on them the CPU the creates need, so it is made to wait as it
+// was told, at the cost of a timer.
+func (a *admission) admitWrite(now time.Time, id uint64, maxWait time.Duration, refuse bool) (ok, ticketed bool, retry, hold time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.tick(now)
@@ -103,21 +115,22 @@ func (a *admission) admitWrite(now time.Time, id uint64, maxWait time.Duration, 
 		case !now.Before(at.Add(-ticketEarly)):
 			ticketed = true
 		case busy:
-			return false, false, roundUp(at.Sub(now)) // too early: the place stays
+			return false, false, 0, at.Sub(now) // too early: the place stays
 		}
 		delete(a.tickets, id) // used, or not needed: there is room
 		a.writes++
-		return true, ticketed, 0
+		return true, ticketed, 0, 0
 	}
 	if busy {
-		return false, false, a.book(now, id)
+		return false, false, a.book(now, id), 0
 	}
 	a.writes++
-	return true, false, 0
+	return true, false, 0, 0
 }
 
 // book records a place for id and returns its Retry-After: one second,
-// plus one for every second's worth of writes already booked.
+// plus one for every second's worth of writes already booked, at most
+// maxRetryAfter.
 func (a *admission) book(now time.Time, id uint64) time.Duration {
 	for len(a.expiry) > 0 && !now.Before(a.expiry[0].until) {
 		if b := a.expiry[0]; !a.tickets[b.id].Add(ticketGrace).After(now) {
@@ -128,6 +141,7 @@ func (a *admission) book(now time.Time, id uint64) time.Duration {
 	retry := time.Second
 	if a.perWrite > 0 {
 		retry += time.Duration(int64(len(a.tickets))*int64(a.perWrite)/int64(time.Second)) * time.Second
+		retry = min(retry, maxRetryAfter)
 	}
 	if len(a.tickets) >= maxTickets {
 		return retry

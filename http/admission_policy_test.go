@@ -18,7 +18,7 @@ func measured(t *testing.T, per time.Duration) (*admission, time.Time) {
 	now := admitT0
 	n := int(admitSpan/per) + 1
 	for i := 0; i < n; i++ {
-		if ok, _, _ := a.admitWrite(now, uint64(1_000_000+i), 0, false); !ok {
+		if ok, _, _, _ := a.admitWrite(now, uint64(1_000_000+i), 0, false); !ok {
 			t.Fatalf("write %d refused with no bound", i)
 		}
 	}
@@ -40,23 +40,23 @@ func TestAdmissionRefusesOnlyBeyondTheWait(t *testing.T) {
 	const maxWait = 100 * time.Millisecond
 	a, now := measured(t, 400*time.Microsecond)
 	for i := 0; i < 128; i++ {
-		if ok, _, _ := a.admitWrite(now, uint64(i), maxWait, false); !ok {
+		if ok, _, _, _ := a.admitWrite(now, uint64(i), maxWait, false); !ok {
 			t.Fatalf("client %d of 128 refused: wait %v", i, a.wait())
 		}
 	}
 	// 250 writes ahead × 0.4 ms = 100 ms: admitted up to there, not beyond.
 	for i := 128; i <= 250; i++ {
-		if ok, _, _ := a.admitWrite(now, uint64(i), maxWait, false); !ok {
+		if ok, _, _, _ := a.admitWrite(now, uint64(i), maxWait, false); !ok {
 			t.Fatalf("write %d refused at a wait of %v", i, a.wait())
 		}
 	}
-	ok, ticketed, retry := a.admitWrite(now, 251, maxWait, false)
+	ok, ticketed, retry, _ := a.admitWrite(now, 251, maxWait, false)
 	if ok || ticketed || retry != time.Second {
 		t.Fatalf("write beyond %v of wait: admitted %v, ticketed %v, Retry-After %v", maxWait, ok, ticketed, retry)
 	}
 	// One answered: room for one more.
 	a.writeDone(now.Add(time.Millisecond))
-	if ok, _, _ := a.admitWrite(now.Add(time.Millisecond), 252, maxWait, false); !ok {
+	if ok, _, _, _ := a.admitWrite(now.Add(time.Millisecond), 252, maxWait, false); !ok {
 		t.Fatal("refused after a write was answered")
 	}
 
@@ -64,22 +64,21 @@ func TestAdmissionRefusesOnlyBeyondTheWait(t *testing.T) {
 	// admitted whatever the estimate, group commit needs them.
 	b, now := measured(t, 40*time.Millisecond)
 	for i := 0; i < admitMinAhead; i++ {
-		if ok, _, _ := b.admitWrite(now, uint64(i), maxWait, false); !ok {
+		if ok, _, _, _ := b.admitWrite(now, uint64(i), maxWait, false); !ok {
 			t.Fatalf("write %d of the first %d refused", i, admitMinAhead)
 		}
 	}
-	if ok, _, _ := b.admitWrite(now, 99, maxWait, false); ok {
+	if ok, _, _, _ := b.admitWrite(now, 99, maxWait, false); ok {
 		t.Fatal("write 17 admitted at 16 × 40 ms ahead")
 	}
 	// No bound: everything admitted (MaxInFlight alone bounds).
-	if ok, _, _ := b.admitWrite(now, 100, 0, false); !ok {
+	if ok, _, _, _ := b.admitWrite(now, 100, 0, false); !ok {
 		t.Fatal("refused with the bound off")
 	}
 }
 
 // A refused write books a place: sent again before its Retry-After it is
-// refused with the time left while there is no room (admitted when there
-// is), once that has passed it is admitted however
+// held for the time left while there is no room (admitted when there is), once that has passed it is admitted however
 // long the wait and whatever else refuses, and only once.
 func TestAdmissionBookedPlace(t *testing.T) {
 	const maxWait = 10 * time.Millisecond
@@ -88,33 +87,33 @@ func TestAdmissionBookedPlace(t *testing.T) {
 		a.admitWrite(now, uint64(i), maxWait, false)
 	}
 	const id = 42
-	ok, _, retry := a.admitWrite(now, id, maxWait, false)
+	ok, _, retry, _ := a.admitWrite(now, id, maxWait, false)
 	if ok || retry != time.Second {
 		t.Fatalf("want a refusal with Retry-After 1s: admitted %v, %v", ok, retry)
 	}
 	early := now.Add(400 * time.Millisecond)
-	if ok, _, retry := a.admitWrite(early, id, maxWait, false); ok || retry != time.Second {
-		t.Fatalf("early return: admitted %v, Retry-After %v; want refused, 1s (0.6 s left, rounded up)", ok, retry)
+	if ok, _, _, hold := a.admitWrite(early, id, maxWait, false); ok || hold != 600*time.Millisecond {
+		t.Fatalf("early return: admitted %v, held %v; want held for the 0.6 s left", ok, hold)
 	}
 	// Early, but with room (nothing ahead): admitted, the place given up.
 	c, cnow := measured(t, time.Millisecond)
 	c.admitWrite(cnow, 7, maxWait, true)
-	if ok, ticketed, _ := c.admitWrite(cnow.Add(100*time.Millisecond), 7, maxWait, false); !ok || ticketed {
+	if ok, ticketed, _, _ := c.admitWrite(cnow.Add(100*time.Millisecond), 7, maxWait, false); !ok || ticketed {
 		t.Fatalf("early return with room: admitted %v, ticketed %v; want admitted without its place", ok, ticketed)
 	}
 	if len(c.tickets) != 0 {
 		t.Fatal("the place was kept after its request was admitted")
 	}
 	back := now.Add(time.Second)
-	ok, ticketed, _ := a.admitWrite(back, id, maxWait, true)
+	ok, ticketed, _, _ := a.admitWrite(back, id, maxWait, true)
 	if !ok || !ticketed {
 		t.Fatalf("return after Retry-After, wait %v and another reason to refuse: admitted %v, ticketed %v", a.wait(), ok, ticketed)
 	}
-	if ok, _, _ := a.admitWrite(back, id, maxWait, false); ok {
+	if ok, _, _, _ := a.admitWrite(back, id, maxWait, false); ok {
 		t.Fatal("a place was used twice")
 	}
 	// Another client's request is not admitted by this place.
-	if ok, _, _ := a.admitWrite(back, 43, maxWait, false); ok {
+	if ok, _, _, _ := a.admitWrite(back, 43, maxWait, false); ok {
 		t.Fatal("a request without a place was admitted beyond the wait")
 	}
 }
@@ -129,25 +128,34 @@ func TestAdmissionRetryAfterSpreadsReturns(t *testing.T) {
 		a.admitWrite(now, uint64(i), maxWait, false)
 	}
 	for i := 0; i < 1000; i++ {
-		if _, _, retry := a.admitWrite(now, uint64(10_000+i), maxWait, false); retry != time.Second {
+		if _, _, retry, _ := a.admitWrite(now, uint64(10_000+i), maxWait, false); retry != time.Second {
 			t.Fatalf("refusal %d: Retry-After %v, want 1s", i, retry)
 		}
 	}
-	if _, _, retry := a.admitWrite(now, 20_000, maxWait, false); retry != 2*time.Second {
+	if _, _, retry, _ := a.admitWrite(now, 20_000, maxWait, false); retry != 2*time.Second {
 		t.Fatalf("refusal 1,001: Retry-After %v, want 2s", retry)
 	}
 	if len(a.tickets) != 1001 {
 		t.Fatalf("%d places booked, want 1,001", len(a.tickets))
 	}
+	for i := 0; i < 20_000; i++ {
+		a.admitWrite(now, uint64(100_000+i), maxWait, false)
+	}
+	if _, _, retry, _ := a.admitWrite(now, 200_000, maxWait, false); retry != maxRetryAfter {
+		t.Fatalf("with 21 s of places booked: Retry-After %v, want the most, %v", retry, maxRetryAfter)
+	}
 	// Long after, a new refusal forgets the places nobody came back for.
-	later := now.Add(3*time.Second + ticketGrace)
-	if _, _, retry := a.admitWrite(later, 30_000, maxWait, false); retry != time.Second {
+	later := now.Add(maxRetryAfter + ticketGrace)
+	if _, _, retry, _ := a.admitWrite(later, 30_000, maxWait, false); retry != time.Second {
 		t.Fatalf("after the others lapsed: Retry-After %v", retry)
 	}
 	if len(a.tickets) != 1 {
 		t.Fatalf("%d places kept after they lapsed, want 1", len(a.tickets))
 	}
-	if ok, _, _ := a.admitWrite(later, 10_000, maxWait, false); ok {
+	if len(a.expiry) != 1 {
+		t.Fatalf("%d bookings kept after they lapsed, want 1", len(a.expiry))
+	}
+	if ok, _, _, _ := a.admitWrite(later, 10_000, maxWait, false); ok {
 		t.Fatal("a lapsed place admitted its request")
 	}
 }

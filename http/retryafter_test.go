@@ -34,7 +34,14 @@ func (t retryAfterTransport) RoundTrip(r *http.Request) (*http.Response, error) 
 // create is served on its next try: a refusal books its place. The wait
 // bound is set low (10 ms) so that creates are refused whatever the speed
 // of the machine; every order is stored once.
-func TestRetryAfterClientsAllServed(t *testing.T) {
+func TestRetryAfterClientsAllServed(t *testing.T) { retryClients(t, true) }
+
+// The same with clients that send a refused create again at once: each
+// retry is held until its place is due and then served, so no create is
+// refused twice and the clients do not spin on refusals.
+func TestImpatientClientsAllServed(t *testing.T) { retryClients(t, false) }
+
+func retryClients(t *testing.T, honour bool) {
 	const clients, each = 128, 8
 	e := newEnv(t, func(c *Config) {
 		c.RateLimits = RateLimits{PerKey: -1, PerIP: -1, PerEndpoint: -1}
@@ -72,7 +79,9 @@ func TestRetryAfterClientsAllServed(t *testing.T) {
 						errs <- fmt.Errorf("%s: refused with Retry-After %q", no, ra)
 						return
 					}
-					time.Sleep(time.Duration(secs) * time.Second)
+					if honour {
+						time.Sleep(time.Duration(secs) * time.Second)
+					}
 				}
 			}
 		}()
@@ -90,7 +99,7 @@ func TestRetryAfterClientsAllServed(t *testing.T) {
 		t.Fatal("nothing was refused: the test did not exercise Retry-After")
 	}
 	if again.Load() != 0 {
-		t.Fatalf("%d creates refused again after waiting as told", again.Load())
+		t.Fatalf("%d creates refused again on their next try", again.Load())
 	}
 	if n, _ := e.counts(); n != clients*each {
 		t.Fatalf("%d orders stored, want %d", n, clients*each)

@@ -318,7 +318,19 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case s.writes != nil && s.writes.WritesBusy():
 			why = errWritesBusy
 		}
-		ok, held, retry := s.admit.admitWrite(time.Now(), writeID(s.seed, r, s.hdr.APIKey, body), s.cfg.MaxWait, why != nil)
+		id := writeID(s.seed, r, s.hdr.APIKey, body)
+		ok, held, retry, hold := s.admit.admitWrite(time.Now(), id, s.cfg.MaxWait, why != nil)
+		if hold > 0 {
+			// Back before its Retry-After: kept until its place is due.
+			t := time.NewTimer(hold)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			}
+			ok, held, retry, _ = s.admit.admitWrite(time.Now(), id, s.cfg.MaxWait, why != nil)
+		}
 		if !ok {
 			if why == nil {
 				why = errWaitTooLong
