@@ -58,9 +58,11 @@ const (
 	// other processes every write looks slow (sqlstore.MinWritesAhead).
 	admitMinAhead = 16
 	// admitSpan is the busy time an estimate of the time per write
-	// averages over: long enough to hold many group commits, short
-	// enough to follow a change of load within a fraction of a second.
-	admitSpan = 100 * time.Millisecond
+	// averages over (and the estimate moves a quarter of the way to each):
+	// long enough to hold many group commits and ride out the moments a
+	// shared machine takes the CPU away, short enough to follow a change
+	// of load within a second or so.
+	admitSpan = 250 * time.Millisecond
 	// ticketGrace is how long after its Retry-After a booked place waits
 	// for its request; ticketEarly how early it may come (clocks and
 	// rounding).
