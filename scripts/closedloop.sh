@@ -11,7 +11,10 @@
 # every N given, first with refused creates sent again at once, then
 # honouring Retry-After, so that the figures being compared are taken
 # minutes apart at most. Service and generator share the machine's cores
-# unpinned, as a batch job on the same host would.
+# unpinned, as a batch job on the same host would. MODES lists the modes
+# of each round (default "once honour"; "drop" gives a refused create up
+# and sends the next at once); LOADGEN_FLAGS adds loadgen flags; CASHIER
+# names another service binary to measure (an earlier build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3} duration=${2:-10s}
@@ -28,6 +31,7 @@ trap cleanup EXIT
 
 go build -o "$work/cashier" ./cmd/cashier
 go build -o "$work/loadgen" ./cmd/loadgen
+[ -z "${CASHIER:-}" ] || cp "$CASHIER" "$work/cashier"
 "$work/cashier" sandbox --data "$work/data" --free-ports --log-level warn \
   --rate-per-key 100000000 --rate-per-ip 100000000 --rate-per-endpoint 100000000 ${SERVICE_FLAGS:-} \
   >"$work/sandbox.out" 2>"$work/sandbox.log" &
@@ -41,10 +45,16 @@ grep -q "sandbox ready" "$work/sandbox.log" || { echo "the sandbox did not start
 sleep 2 # the dev chains' first blocks
 
 for round in $(seq "$rounds"); do
-  for honour in "" --honour-retry-after; do
+  for mode in ${MODES:-once honour}; do
+    case $mode in
+      once) flag= ;;
+      honour) flag=--honour-retry-after ;;
+      drop) flag=--drop-refused ;;
+      *) echo "unknown mode $mode (once, honour, drop)"; exit 2 ;;
+    esac
     for n in "${clients[@]}"; do
       echo "== round $round, $(uptime | sed 's/.*load/load/')"
-      "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" --clients "$n" --duration "$duration" $honour
+      "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" --clients "$n" --duration "$duration" $flag ${LOADGEN_FLAGS:-}
       sleep 1
     done
   done

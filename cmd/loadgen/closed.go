@@ -23,6 +23,7 @@ type closedLoop struct {
 	clients  int
 	duration time.Duration
 	honour   bool
+	drop     bool    // a refused create is given up and the next one sent at once
 	pid      int     // the service's process, for its CPU time (0: not measured)
 	createUS float64 // the service's CPU-µs per create, to cost refusals (0: not given)
 }
@@ -57,8 +58,11 @@ func (t retryAfterTransport) RoundTrip(r *http.Request) (*http.Response, error) 
 
 func (p closedLoop) run(out io.Writer, g *generator) error {
 	mode := "sent again at once"
-	if p.honour {
+	switch {
+	case p.honour:
 		mode = "sent again after Retry-After"
+	case p.drop:
+		mode = "given up, the next sent at once"
 	}
 	fmt.Fprintf(out, "closed loop: %d clients for %s, refused creates %s\n", p.clients, p.duration, mode)
 	r := &closedResult{reasons: map[string]int{}, errs: map[string]int{}}
@@ -111,7 +115,7 @@ func (p closedLoop) run(out io.Writer, g *generator) error {
 						r.errs[msg]++
 					}
 					mu.Unlock()
-					if !client.IsCode(err, "000503") {
+					if !client.IsCode(err, "000503") || p.drop {
 						break
 					}
 					if p.honour {
