@@ -164,7 +164,10 @@ func (a *admission) writeDone(now time.Time) {
 	a.tick(now)
 	a.writes--
 	a.done++
-	if a.busy < admitSpan {
+	// The first estimate comes early: until there is one, nothing is
+	// refused for the wait, and a load arriving on a cold service must
+	// not queue unbounded meanwhile.
+	if a.busy < admitSpan && (a.perWrite > 0 || a.done < 2*admitMinAhead || a.busy <= 0) {
 		return
 	}
 	sample := a.busy / time.Duration(a.done)

@@ -14,7 +14,7 @@ var admitT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // again at the returned time.
 func measured(t *testing.T, per time.Duration) (*admission, time.Time) {
 	t.Helper()
-	a := &admission{}
+	a := &admission{perWrite: time.Hour} // not the first estimate: the full span
 	now := admitT0
 	n := int(admitSpan/per) + 1
 	for i := 0; i < n; i++ {
@@ -26,10 +26,38 @@ func measured(t *testing.T, per time.Duration) (*admission, time.Time) {
 		now = now.Add(per)
 		a.writeDone(now)
 	}
+	a.perWrite = 0 // what the span measured, as a first estimate
+	a.busy, a.done = 0, 0
+	for i := 0; i < n; i++ {
+		a.admitWrite(now, uint64(2_000_000+i), 0, false)
+	}
+	for i := 0; i < n; i++ {
+		now = now.Add(per)
+		a.writeDone(now)
+	}
 	if a.perWrite != per || a.writes != 0 {
 		t.Fatalf("after %d writes answered %v apart: per write %v, %d in progress", n, per, a.perWrite, a.writes)
 	}
 	return a, now
+}
+
+// The first estimate comes after 32 writes, not a whole span: a cold
+// service meeting a burst must not queue without bound meanwhile.
+func TestAdmissionFirstEstimateEarly(t *testing.T) {
+	a := &admission{}
+	for i := 0; i < 2*admitMinAhead; i++ {
+		a.admitWrite(admitT0, uint64(i), time.Millisecond, false)
+	}
+	for i := 1; i < 2*admitMinAhead; i++ {
+		a.writeDone(admitT0.Add(time.Duration(i) * 2 * time.Millisecond))
+		if a.perWrite != 0 {
+			t.Fatalf("estimate after %d writes", i)
+		}
+	}
+	a.writeDone(admitT0.Add(64 * time.Millisecond))
+	if a.perWrite != 2*time.Millisecond {
+		t.Fatalf("after 32 writes in 64 ms: %v a write, want 2ms", a.perWrite)
+	}
 }
 
 // Closed-loop clients are all admitted while the wait their number causes

@@ -14,7 +14,8 @@
 # unpinned, as a batch job on the same host would. MODES lists the modes
 # of each round (default "once honour"; "drop" gives a refused create up
 # and sends the next at once); LOADGEN_FLAGS adds loadgen flags; CASHIER
-# names another service binary to measure (an earlier build).
+# names another service binary to measure (an earlier build), LOADGEN a
+# loadgen binary (both: nothing is built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3} duration=${2:-10s}
@@ -29,9 +30,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -o "$work/cashier" ./cmd/cashier
-go build -o "$work/loadgen" ./cmd/loadgen
-[ -z "${CASHIER:-}" ] || cp "$CASHIER" "$work/cashier"
+if [ -n "${CASHIER:-}" ]; then cp "$CASHIER" "$work/cashier"; else go build -o "$work/cashier" ./cmd/cashier; fi
+if [ -n "${LOADGEN:-}" ]; then cp "$LOADGEN" "$work/loadgen"; else go build -o "$work/loadgen" ./cmd/loadgen; fi
 "$work/cashier" sandbox --data "$work/data" --free-ports --log-level warn \
   --rate-per-key 100000000 --rate-per-ip 100000000 --rate-per-endpoint 100000000 ${SERVICE_FLAGS:-} \
   >"$work/sandbox.out" 2>"$work/sandbox.log" &

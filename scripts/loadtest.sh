@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Signed collection creation against the sandbox (embedded SQLite), measured
-# with cmd/loadgen (README, "Order creation under load").
+# with cmd/loadgen (docs/benchmarks.md, "Order creation under load").
 #
 #   bash scripts/loadtest.sh [loadgen flags...]
 #   bash scripts/loadtest.sh --rate 1000 --duration 10s --preconnect 128
@@ -15,7 +15,9 @@
 # generator to CPU 0 (taskset), so that they do not compete; PIN=0 leaves
 # both unpinned. Run it on an otherwise quiet machine. loadgen is given the
 # service's process id (--service-pid) to report its CPU time per create
-# and per refusal; SERVICE_FLAGS adds flags to the service.
+# and per refusal; SERVICE_FLAGS adds flags to the service, and CASHIER
+# names another service binary to measure (an earlier build), LOADGEN a
+# loadgen binary (both: nothing is built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d /tmp/loadtest.XXXXXX)
@@ -26,8 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -o "$work/cashier" ./cmd/cashier
-go build -o "$work/loadgen" ./cmd/loadgen
+if [ -n "${CASHIER:-}" ]; then cp "$CASHIER" "$work/cashier"; else go build -o "$work/cashier" ./cmd/cashier; fi
+if [ -n "${LOADGEN:-}" ]; then cp "$LOADGEN" "$work/loadgen"; else go build -o "$work/loadgen" ./cmd/loadgen; fi
 service=() generator=()
 if [ "${PIN:-1}" != 0 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
   service=(taskset -c 1) generator=(taskset -c 0)
