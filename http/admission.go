@@ -179,15 +179,24 @@ func (a *admission) writeDone(now time.Time) {
 	a.busy, a.done = 0, 0
 }
 
+// bookRefused books a place for write id, admitted at the door but then
+// refused by the store's writer (its queue or wait bound), and returns its
+// Retry-After: the promise holds for it too.
+func (a *admission) bookRefused(now time.Time, id uint64) time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.book(now, id)
+}
+
 // roundUp is d in whole seconds, at least one (Retry-After's unit).
 func roundUp(d time.Duration) time.Duration {
 	return max(time.Second, (d+time.Second-1)/time.Second*time.Second)
 }
 
-// writeID names a write request for its booked place: its API key, path
+// writeIDOf names a write request for its booked place: its API key, path
 // and orderNo, which a retry repeats (its time, signature and any sign
 // field change); the whole body when it has no orderNo.
-func writeID(seed maphash.Seed, r *http.Request, apiKeyHeader string, body []byte) uint64 {
+func writeIDOf(seed maphash.Seed, r *http.Request, apiKeyHeader string, body []byte) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
 	h.WriteString(r.Header.Get(apiKeyHeader))

@@ -196,7 +196,7 @@ func TestWriteIDFollowsTheOrder(t *testing.T) {
 	id := func(key, path, body string) uint64 {
 		r := httptest.NewRequest("POST", path, nil)
 		r.Header.Set("Service-API-Key", key)
-		return writeID(seed, r, "Service-API-Key", []byte(body))
+		return writeIDOf(seed, r, "Service-API-Key", []byte(body))
 	}
 	first := id("pk_1", pathCollection, `{"amount":"1","orderNo":"A-1","sign":"abc"}`)
 	if id("pk_1", pathCollection, `{"orderNo" : "A-1", "amount":"1","sign":"def"}`) != first {

@@ -138,7 +138,31 @@ func TestOverloadRefusesWhenWriteQueueFull(t *testing.T) {
 	if n, _ := e.counts(); n != 0 {
 		t.Fatalf("%d orders stored by a refused request", n)
 	}
-	r = e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": "Q1"}), secretKey, ms(e.clock.Now()))})
+	// The refused create kept its place: sent again after its Retry-After
+	// into a writer as busy as before, it waits for room instead of being
+	// refused again.
+	running, gate = make(chan struct{}), make(chan struct{})
+	go func() {
+		held <- db.Update(t.Context(), func(cashier.Tx) error { close(running); <-gate; return nil })
+	}()
+	<-running
+	go func() { held <- db.Update(t.Context(), func(cashier.Tx) error { return nil }) }()
+	waitFor(t, func() bool { return db.WritesWaiting() == 1 })
+	time.Sleep(time.Second) // as Retry-After said
+	answer := make(chan response, 1)
+	go func() {
+		answer <- e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": "Q1"}), secretKey, ms(e.clock.Now()))})
+	}()
+	s := e.srv.Config.Handler.(*server)
+	waitFor(t, func() bool { return s.admit.n.Load() == 1 }) // admitted, waiting for room
+	close(gate)
+	for i := 0; i < 2; i++ {
+		if err := <-held; err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkEnvelope(t, <-answer, "200")
+	r = e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": "Q2"}), secretKey, ms(e.clock.Now()))})
 	checkEnvelope(t, r, "200")
 }
 

@@ -262,6 +262,7 @@ type reqInfo struct {
 	held     ratelimit.Result // an overflow refusal held back until authentication (Limit > 0)
 	request  string           // X-Request-Id: the caller's, or the trace
 	slot     *gateSlot        // a write request's CPU slot (cpugate.go)
+	writeID  uint64           // a write request's name for its booked place (admission.go); 0: none
 }
 
 type ctxKey struct{}
@@ -310,6 +311,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.admit.leave()
 	cpuBusy := s.cfg.MaxWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxWait)
 	ticketed := false
+	var writeID uint64
 	if r.Method == http.MethodPost {
 		var why error
 		switch {
@@ -318,7 +320,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case s.writes != nil && s.writes.WritesBusy():
 			why = errWritesBusy
 		}
-		id := writeID(s.seed, r, s.hdr.APIKey, body)
+		id := writeIDOf(s.seed, r, s.hdr.APIKey, body)
+		writeID = id
 		ok, held, retry, hold := s.admit.admitWrite(time.Now(), id, s.cfg.MaxWait, why != nil)
 		if hold > 0 {
 			// Back before its Retry-After: kept until its place is due.
@@ -347,6 +350,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	ri.request = requestID(r, ri.trace)
+	if r.Method == http.MethodPost && !ticketed {
+		ri.writeID = writeID
+	}
 	ctx := context.WithValue(r.Context(), ctxKey{}, ri)
 	if !ticketed {
 		// A request holding a booked place waits for the writer rather
