@@ -67,7 +67,8 @@ type Config struct {
 	WatchNative           string        // on: the chain watchers also record ETH/TRX sent to deposit addresses; off
 	LeaseTTL              time.Duration // how long a lease on one-owner work lasts without renewal
 	MetricsAddr           string        // listen address of /metrics (and the health checks); empty: off
-	MaxWait               time.Duration // queueing an accepted API request may meet (writer wait, in-flight limit); 0: fixed bounds only
+	MaxWait               time.Duration // wait an API write may meet before it is refused (admission, writer wait); 0: fixed bounds only
+	MaxCPUWait            time.Duration // CPU wait (90th percentile) beyond which every API request is refused at once; 0: off
 }
 
 // Default is the configuration before flags and environment.
@@ -113,6 +114,7 @@ func Default() Config {
 		WatchNative:           "on",
 		LeaseTTL:              10 * time.Second,
 		MaxWait:               100 * time.Millisecond,
+		MaxCPUWait:            5 * time.Millisecond,
 	}
 }
 
@@ -231,6 +233,9 @@ func (c *Config) Validate() error {
 	if c.MaxInFlight < 1 || c.WriteQueue < 1 {
 		return fmt.Errorf("max-inflight and write-queue must be positive")
 	}
+	if c.MaxCPUWait < 0 {
+		return fmt.Errorf("max-cpu-wait must not be negative (0 turns it off)")
+	}
 	if c.MaxWait < 0 {
 		return fmt.Errorf("max-wait must not be negative (0 turns it off)")
 	}
@@ -335,6 +340,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_DATABASE_URL", "database-url", "PostgreSQL database (postgres://user:pass@host:port/db); empty: SQLite in the data directory", str(&c.DatabaseURL)),
 		f("CASHIER_LEASE_TTL", "lease-ttl", "how long an instance holds one-owner work (watchers, payouts, sweeps, expiry) without renewing; renewed every third of it", dur(&c.LeaseTTL)),
 		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
-		f("CASHIER_MAX_WAIT", "max-wait", "queueing an accepted API request may meet: a write that would wait longer (writes ahead × the time one takes at capacity) gets 503 with a Retry-After after which the same request is served, and requests are refused while goroutines wait longer than this for a CPU (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
+		f("CASHIER_MAX_WAIT", "max-wait", "wait an API write may meet: a write that would wait longer (writes ahead × the time one takes at capacity, or for the database writer) gets 503 with a Retry-After after which the same request is served (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
+		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "every API request is refused at once while the service's goroutines wait longer than this for a CPU (90th percentile; the machine cannot keep up with the requests arriving) (0: off)", dur(&c.MaxCPUWait)),
 	}
 }

@@ -109,12 +109,15 @@ type Config struct {
 	// Observe, when set, is told of every served request: its route
 	// pattern, status and duration (metrics).
 	Observe func(route string, status int, d time.Duration)
-	// MaxWait is the queueing an accepted request may meet: a write that
+	// MaxWait is the queueing an accepted write may meet: a write that
 	// would wait longer (writes ahead × the time one takes at capacity) is
-	// refused with a booked place (admission.go), as is every request
-	// while goroutines wait longer for a CPU (cpuwait.go). Default 100 ms;
+	// refused with a booked place (admission.go). Default 100 ms;
 	// negative leaves only MaxInFlight.
 	MaxWait time.Duration
+	// MaxCPUWait: while goroutines wait longer than this for a CPU (90th
+	// percentile), every request is refused at once, a write with a
+	// booked place (cpuwait.go). Default 5 ms; negative: off.
+	MaxCPUWait time.Duration
 }
 
 // DefaultConfig returns the documented defaults.
@@ -130,6 +133,7 @@ func DefaultConfig() Config {
 		ErrorStatus:   StatusHTTP,
 		MaxInFlight:   1024,
 		MaxWait:       100 * time.Millisecond,
+		MaxCPUWait:    5 * time.Millisecond,
 	}
 }
 
@@ -175,6 +179,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxWait == 0 {
 		c.MaxWait = d.MaxWait
+	}
+	if c.MaxCPUWait == 0 {
+		c.MaxCPUWait = d.MaxCPUWait
 	}
 	fill := func(v *int, def int) {
 		switch {
@@ -309,7 +316,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.admit.leave()
-	cpuBusy := s.cfg.MaxWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxWait)
+	cpuBusy := s.cfg.MaxCPUWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxCPUWait)
 	ticketed := false
 	var writeID uint64
 	if r.Method == http.MethodPost {

@@ -164,7 +164,7 @@ func newTestGenerator(sandboxFile string) (*generator, error) {
 // at a time can take: the 503s are counted as refusals with their reason,
 // not as errors, and every request is accounted for.
 func TestRefusalsCounted(t *testing.T) {
-	info := startSandbox(t, func(c *config.Config) { c.MaxInFlight, c.MaxWait = 1, 0 })
+	info := startSandbox(t, func(c *config.Config) { c.MaxInFlight, c.MaxWait, c.MaxCPUWait = 1, 0, 0 })
 	var out bytes.Buffer
 	err := run([]string{"--sandbox", info, "--rate", "2000", "--duration", "500ms"}, &out)
 	t.Logf("\n%s", out.String())
