@@ -113,7 +113,7 @@ func Default() Config {
 		DashboardSecureCookie: "auto",
 		WatchNative:           "on",
 		LeaseTTL:              10 * time.Second,
-		MaxWait:               30 * time.Millisecond,
+		MaxWait:               100 * time.Millisecond,
 		MaxCPUWait:            5 * time.Millisecond,
 	}
 }

@@ -28,8 +28,7 @@ import (
 // A refused write books a place: the same request (same API key, path and
 // orderNo) sent again once its Retry-After has passed is admitted whatever
 // the wait (sooner, only if there is room), so a client that honours Retry-After is served on its next
-// try. Retry-After spreads the places booked over the coming seconds by
-// what the service serves in one. A client that sends the same request
+// try (Retry-After is one second). A client that sends the same request
 // again sooner, while there is no room, is held (no CPU, no slot) until
 // its place is due and then served: refusing it again would only have it
 // spin.
@@ -70,10 +69,6 @@ const (
 	ticketEarly = 50 * time.Millisecond
 	// maxTickets bounds the places booked; beyond, a refusal books none.
 	maxTickets = 1 << 16
-	// maxRetryAfter bounds the Retry-After given: a place further out
-	// helps nobody (clients give up), and a place is honoured on return
-	// whatever the wait.
-	maxRetryAfter = 10 * time.Second
 )
 
 func (a *admission) enter(bound int) bool {
@@ -130,9 +125,11 @@ func (a *admission) admitWrite(now time.Time, id uint64, maxWait time.Duration, 
 	return true, false, 0, 0
 }
 
-// book records a place for id and returns its Retry-After: one second,
-// plus one for every second's worth of writes already booked, at most
-// maxRetryAfter.
+// book records a place for id and returns its Retry-After, one second:
+// the shortest HTTP can say. Spreading the returns over later seconds by
+// the measured capacity was tried: a moment's slow estimate on a busy
+// machine sent clients away for up to ten seconds while the service
+// idled; returns admitted together cost a moment's longer queue instead.
 func (a *admission) book(now time.Time, id uint64) time.Duration {
 	for len(a.expiry) > 0 && !now.Before(a.expiry[0].until) {
 		if b := a.expiry[0]; !a.tickets[b.id].Add(ticketGrace).After(now) {
@@ -141,10 +138,6 @@ func (a *admission) book(now time.Time, id uint64) time.Duration {
 		a.expiry = a.expiry[1:]
 	}
 	retry := time.Second
-	if a.perWrite > 0 {
-		retry += time.Duration(int64(len(a.tickets))*int64(a.perWrite)/int64(time.Second)) * time.Second
-		retry = min(retry, maxRetryAfter)
-	}
 	if len(a.tickets) >= maxTickets {
 		return retry
 	}

@@ -193,8 +193,7 @@ func (g gatedStore) Update(ctx context.Context, fn func(cashier.Tx) error) error
 }
 
 // retryAfterCheck counts 503 answers and those of them lacking a
-// Retry-After of 1 to 10 seconds (more than 1 when many refused writes are
-// already due back, admission.go).
+// Retry-After of 1 to 10 seconds.
 type retryAfterCheck struct {
 	refused, without atomic.Int64
 }

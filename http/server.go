@@ -111,7 +111,7 @@ type Config struct {
 	Observe func(route string, status int, d time.Duration)
 	// MaxWait is the queueing an accepted write may meet: a write that
 	// would wait longer (writes ahead × the time one takes at capacity) is
-	// refused with a booked place (admission.go). Default 30 ms;
+	// refused with a booked place (admission.go). Default 100 ms;
 	// negative leaves only MaxInFlight.
 	MaxWait time.Duration
 	// MaxCPUWait: while goroutines wait longer than this for a CPU (90th
@@ -132,7 +132,7 @@ func DefaultConfig() Config {
 		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys, IPv6Prefix: 64},
 		ErrorStatus:   StatusHTTP,
 		MaxInFlight:   1024,
-		MaxWait:       30 * time.Millisecond,
+		MaxWait:       100 * time.Millisecond,
 		MaxCPUWait:    5 * time.Millisecond,
 	}
 }
