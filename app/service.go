@@ -162,6 +162,7 @@ func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
 	c.PublicBaseURL = strings.TrimRight(cfg.PublicURL, "/")
 	c.MaxInFlight = cfg.MaxInFlight
 	c.MaxWait = cacheTTL(cfg.MaxWait)
+	c.MaxCPUWait = cacheTTL(cfg.MaxCPUWait)
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue

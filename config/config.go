@@ -68,7 +68,8 @@ type Config struct {
 	WatchNative           string        // on: the chain watchers also record ETH/TRX sent to deposit addresses; off
 	LeaseTTL              time.Duration // how long a lease on one-owner work lasts without renewal
 	MetricsAddr           string        // listen address of /metrics (and the health checks); empty: off
-	MaxWait               time.Duration // queueing an accepted API request may meet (writer wait, in-flight limit); 0: fixed bounds only
+	MaxWait               time.Duration // wait an API write may meet before it is refused (admission, writer wait); 0: fixed bounds only
+	MaxCPUWait            time.Duration // CPU wait (90th percentile) beyond which every API request is refused at once; 0: off
 
 	DashboardPasswordChecks int // dashboard sign-in password checks run at once; 0: automatic (leaves a CPU free)
 }
@@ -110,13 +111,14 @@ func Default() Config {
 		PayoutWindow:          2 * time.Second,
 		PayoutMinGas:          "ETH=0.005,ARB=0.0005,TRON=100",
 		PayoutGasCap:          "200000+60000",
-		MaxInFlight:           64,
+		MaxInFlight:           1024,
 		WriteQueue:            1024,
 		CacheTTL:              time.Second,
 		DashboardSecureCookie: "auto",
 		WatchNative:           "on",
 		LeaseTTL:              10 * time.Second,
-		MaxWait:               5 * time.Millisecond,
+		MaxWait:               100 * time.Millisecond,
+		MaxCPUWait:            5 * time.Millisecond,
 	}
 }
 
@@ -239,6 +241,9 @@ func (c *Config) Validate() error {
 	if c.MaxInFlight < 1 || c.WriteQueue < 1 {
 		return fmt.Errorf("max-inflight and write-queue must be positive")
 	}
+	if c.MaxCPUWait < 0 {
+		return fmt.Errorf("max-cpu-wait must not be negative (0 turns it off)")
+	}
 	if c.MaxWait < 0 {
 		return fmt.Errorf("max-wait must not be negative (0 turns it off)")
 	}
@@ -335,7 +340,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_PAYOUT_GAS_CAP", "payout-gas-cap", "most gas (TRON: energy) of one payout call, BASE+PER_RECIPIENT", str(&c.PayoutGasCap)),
 		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
 		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),
-		f("CASHIER_MAX_INFLIGHT", "max-inflight", "API requests handled at once; beyond it requests get 503 with Retry-After", num(&c.MaxInFlight)),
+		f("CASHIER_MAX_INFLIGHT", "max-inflight", "API requests held at once (a memory bound; max-wait bounds the wait); beyond it requests get 503 with Retry-After", num(&c.MaxInFlight)),
 		f("CASHIER_WRITE_QUEUE", "write-queue", "writes waiting for the database writer; beyond it API requests get 503 with Retry-After", num(&c.WriteQueue)),
 		f("CASHIER_CACHE_TTL", "cache-ttl", "how long a cached merchant, cashier or contract is trusted before it is read again (0: no cache)", dur(&c.CacheTTL)),
 		f("CASHIER_PPROF_ADDR", "pprof-addr", "listen address of the profiling endpoint (net/http/pprof), a separate listener; empty: off", str(&c.PprofAddr)),
@@ -345,6 +350,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_DATABASE_URL", "database-url", "PostgreSQL database (postgres://user:pass@host:port/db); empty: SQLite in the data directory", str(&c.DatabaseURL)),
 		f("CASHIER_LEASE_TTL", "lease-ttl", "how long an instance holds one-owner work (watchers, payouts, sweeps, expiry) without renewing; renewed every third of it", dur(&c.LeaseTTL)),
 		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
-		f("CASHIER_MAX_WAIT", "max-wait", "queueing an accepted API request may meet: writes expecting a longer wait for the database get 503, the requests handled at once are cut below max-inflight while they take longer than this above the fastest, and requests are refused while goroutines wait longer than this for a CPU (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
+		f("CASHIER_MAX_WAIT", "max-wait", "wait an API write may meet: a write that would wait longer (writes ahead × the time one takes at capacity, or for the database writer) gets 503 with a Retry-After after which the same request is served (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
+		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "every API request is refused at once while the service's goroutines wait longer than this for a CPU (90th percentile; the machine cannot keep up with the requests arriving) (0: off)", dur(&c.MaxCPUWait)),
 	}
 }

@@ -1,9 +1,12 @@
 package http
 
 import (
+	"bytes"
 	"context"
+	"hash/maphash"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,55 +14,66 @@ import (
 	"github.com/stablecashier/cashier"
 )
 
-// admission counts the requests being handled. Beyond the limit a request
-// is refused before any work is done: under overload the service answers
-// the excess with a quick 503 and keeps the latency of the requests it
-// accepts, instead of letting every request wait longer and time out.
+// admission decides at the door, before any work, whether a request is
+// served. Every request counts against MaxInFlight, a hard bound on the
+// work held in memory. A write request (POST) is refused only when the
+// wait it would meet exceeds MaxWait: the write requests ahead of it
+// times the time one takes at the service's measured capacity (time busy
+// with writes / writes answered). Clients that send their next request
+// when the last is answered are at most as many as they are, so their
+// queue is bounded by themselves and the service serves them all at its
+// capacity; only a load that outgrows the bound (an open-loop overload,
+// or thousands of clients) is refused, and the refused are the excess.
 //
-// Under sustained overload the requests in progress sit at the limit, so
-// by Little's law an accepted request takes limit / throughput: 64 at
-// 2,000/s is 32 ms whatever else is done. The limit therefore adapts to
-// the queueing it causes: every interval it compares the mean time in
-// service of the write requests (POST) that finished with the fastest seen
-// lately (what a request costs with nothing ahead of it, commit included,
-// so a slow disk is not mistaken for a queue). More than maxWait above it:
-// the limit shrinks by an eighth (at least one); otherwise, if requests
-// were refused for the limit, it grows by a sixteenth (at least one), up
-// to the configured bound.
+// A refused write books a place: the same request (same API key, path and
+// orderNo) sent again once its Retry-After has passed is admitted whatever
+// the wait (sooner, only if there is room), so a client that honours Retry-After is served on its next
+// try (Retry-After is one second). A client that sends the same request
+// again sooner, while there is no room, is held (no CPU, no slot) until
+// its place is due and then served: refusing it again would only have it
+// spin.
 type admission struct {
-	n       atomic.Int64
-	limit   atomic.Int64 // current limit; 0 until the first request: the bound
-	refused atomic.Bool  // a request was refused for the limit this interval
+	n atomic.Int64 // requests in progress, all kinds
 
-	mu       sync.Mutex // the interval's figures
-	winStart time.Time
-	sum      time.Duration
-	count    int
-	fastest  [2]time.Duration // this and the previous base window
-	baseAt   time.Time
+	mu       sync.Mutex
+	writes   int           // write requests admitted and not answered
+	last     time.Time     // when writes last changed
+	busy     time.Duration // time with writes > 0 since the last estimate
+	done     int           // writes answered since the last estimate
+	perWrite time.Duration // time per write at capacity; 0 until measured
+	tickets  map[uint64]time.Time
+	expiry   []booking // tickets in booking order, to forget the unused
+}
+
+// booking is a ticket and when it lapses.
+type booking struct {
+	id    uint64
+	until time.Time
 }
 
 const (
-	admitInterval = 100 * time.Millisecond
-	admitBaseSpan = 5 * time.Second // the fastest request is forgotten after 5–10 s
-	// admitFloor: never fewer in progress, so group commit has company.
-	// Measured on one core (README, "Order creation under load"): at 16,
-	// an overload's accepted creates took p99 30–50 % longer than at the
-	// sustainable rate (16 in progress / throughput); at 8 about as long;
-	// at 4 as long too, but with about a tenth less throughput.
-	admitFloor = 8
+	// admitMinAhead writes ahead are always admitted, whatever the
+	// estimate: group commit needs company, and on a machine starved by
+	// other processes every write looks slow (sqlstore.MinWritesAhead).
+	admitMinAhead = 16
+	// admitSpan is the busy time an estimate of the time per write
+	// averages over (and the estimate moves a quarter of the way to each):
+	// long enough to hold many group commits and ride out the moments a
+	// shared machine takes the CPU away, short enough to follow a change
+	// of load within a second or so.
+	admitSpan = 250 * time.Millisecond
+	// ticketGrace is how long after its Retry-After a booked place waits
+	// for its request; ticketEarly how early it may come (clocks and
+	// rounding).
+	ticketGrace = 30 * time.Second
+	ticketEarly = 50 * time.Millisecond
+	// maxTickets bounds the places booked; beyond, a refusal books none.
+	maxTickets = 1 << 16
 )
 
 func (a *admission) enter(bound int) bool {
-	limit := a.limit.Load()
-	if limit == 0 {
-		limit = int64(bound)
-	}
-	if a.n.Add(1) > limit {
+	if a.n.Add(1) > int64(bound) {
 		a.n.Add(-1)
-		if !a.refused.Load() {
-			a.refused.Store(true)
-		}
 		return false
 	}
 	return true
@@ -67,67 +81,172 @@ func (a *admission) enter(bound int) bool {
 
 func (a *admission) leave() { a.n.Add(-1) }
 
-// observe records a finished write request's time in service d at now, and
-// adapts the limit at the end of each interval. maxWait <= 0 keeps the
-// bound fixed.
-func (a *admission) observe(d time.Duration, now time.Time, bound int, maxWait time.Duration) {
-	if maxWait <= 0 {
-		return
+// tick accounts the time since the last change of writes.
+func (a *admission) tick(now time.Time) {
+	if a.writes > 0 && now.After(a.last) {
+		a.busy += now.Sub(a.last)
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.sum += d
-	a.count++
-	if a.fastest[0] == 0 || d < a.fastest[0] {
-		a.fastest[0] = d
-	}
-	if now.Sub(a.baseAt) >= admitBaseSpan {
-		a.fastest = [2]time.Duration{d, a.fastest[0]}
-		a.baseAt = now
-	}
-	if a.winStart.IsZero() {
-		a.winStart = now
-	}
-	if now.Sub(a.winStart) < admitInterval {
-		return
-	}
-	base := a.fastest[0]
-	if a.fastest[1] > 0 && a.fastest[1] < base {
-		base = a.fastest[1]
-	}
-	limit := a.limit.Load()
-	if limit == 0 {
-		limit = int64(bound)
-	}
-	floor := min(int64(admitFloor), int64(bound))
-	switch mean := a.sum / time.Duration(a.count); {
-	case mean-base > maxWait:
-		limit = max(floor, limit-max(1, limit/8))
-	case a.refused.Load():
-		limit = min(int64(bound), limit+max(1, limit/16))
-	}
-	a.limit.Store(limit)
-	a.refused.Store(false)
-	a.winStart, a.sum, a.count = now, 0, 0
+	a.last = now
 }
 
-// errInFlight refuses a request beyond the in-flight limit (which may be
-// below MaxInFlight, so the message names no number).
+// wait is the queueing a write admitted now would meet.
+func (a *admission) wait() time.Duration { return time.Duration(a.writes) * a.perWrite }
+
+// admitWrite decides on the write request id arriving at now. refuse
+// asks that it be refused for another reason (the CPU or the store's
+// writer is behind) unless it holds a place. Admitted, the caller must
+// call writeDone when it is answered; ticketed reports that it came with
+// a booked place. Refused, retry is its Retry-After; or, when it holds a
+// place but came back before its Retry-After while there is no room,
+// hold is how long to keep it before asking again (its place is then
+// due): a client that resends at once would otherwise spin on refusals,
+// spending on them the CPU the creates need, so it is made to wait as it
+// was told, at the cost of a timer.
+func (a *admission) admitWrite(now time.Time, id uint64, maxWait time.Duration, refuse bool) (ok, ticketed bool, retry, hold time.Duration) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.tick(now)
+	busy := refuse || (maxWait > 0 && a.writes >= admitMinAhead && a.wait() > maxWait)
+	if at, held := a.tickets[id]; held {
+		switch {
+		case !now.Before(at.Add(-ticketEarly)):
+			ticketed = true
+		case busy:
+			return false, false, 0, at.Sub(now) // too early: the place stays
+		}
+		delete(a.tickets, id) // used, or not needed: there is room
+		a.writes++
+		return true, ticketed, 0, 0
+	}
+	if busy {
+		return false, false, a.book(now, id), 0
+	}
+	a.writes++
+	return true, false, 0, 0
+}
+
+// book records a place for id and returns its Retry-After, one second:
+// the shortest HTTP can say. Spreading the returns over later seconds by
+// the measured capacity was tried: a moment's slow estimate on a busy
+// machine sent clients away for up to ten seconds while the service
+// idled; returns admitted together cost a moment's longer queue instead.
+func (a *admission) book(now time.Time, id uint64) time.Duration {
+	for len(a.expiry) > 0 && !now.Before(a.expiry[0].until) {
+		if b := a.expiry[0]; !a.tickets[b.id].Add(ticketGrace).After(now) {
+			delete(a.tickets, b.id) // not taken up (or rebooked later: kept)
+		}
+		a.expiry = a.expiry[1:]
+	}
+	retry := time.Second
+	if len(a.tickets) >= maxTickets {
+		return retry
+	}
+	if a.tickets == nil {
+		a.tickets = map[uint64]time.Time{}
+	}
+	a.tickets[id] = now.Add(retry)
+	a.expiry = append(a.expiry, booking{id, now.Add(retry + ticketGrace)})
+	return retry
+}
+
+// writeDone records an admitted write answered at now, and renews the
+// estimate of the time per write once enough busy time has passed.
+func (a *admission) writeDone(now time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.tick(now)
+	a.writes--
+	a.done++
+	// The first estimate comes early: until there is one, nothing is
+	// refused for the wait, and a load arriving on a cold service must
+	// not queue unbounded meanwhile.
+	if a.busy < admitSpan && (a.perWrite > 0 || a.done < 2*admitMinAhead || a.busy <= 0) {
+		return
+	}
+	sample := a.busy / time.Duration(a.done)
+	if a.perWrite == 0 {
+		a.perWrite = sample
+	} else {
+		a.perWrite += (sample - a.perWrite) / 4
+	}
+	a.busy, a.done = 0, 0
+}
+
+// bookRefused books a place for write id, admitted at the door but then
+// refused by the store's writer (its queue or wait bound), and returns its
+// Retry-After: the promise holds for it too.
+func (a *admission) bookRefused(now time.Time, id uint64) time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.book(now, id)
+}
+
+// roundUp is d in whole seconds, at least one (Retry-After's unit).
+func roundUp(d time.Duration) time.Duration {
+	return max(time.Second, (d+time.Second-1)/time.Second*time.Second)
+}
+
+// writeIDOf names a write request for its booked place: its API key, path
+// and orderNo, which a retry repeats (its time, signature and any sign
+// field change); the whole body when it has no orderNo.
+func writeIDOf(seed maphash.Seed, r *http.Request, apiKeyHeader string, body []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(r.Header.Get(apiKeyHeader))
+	h.WriteByte(0)
+	h.WriteString(r.URL.Path)
+	h.WriteByte(0)
+	if no, ok := orderNoOf(body); ok {
+		h.Write(no)
+	} else {
+		h.Write(body)
+	}
+	return h.Sum64()
+}
+
+// orderNoOf finds the orderNo string in a JSON body without decoding it:
+// a refusal must cost far less than a create.
+func orderNoOf(body []byte) ([]byte, bool) {
+	i := bytes.Index(body, []byte(`"orderNo"`))
+	if i < 0 {
+		return nil, false
+	}
+	rest := bytes.TrimLeft(body[i+len(`"orderNo"`):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != ':' {
+		return nil, false
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '"' {
+		return nil, false
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end < 0 {
+		return nil, false
+	}
+	return rest[1 : 1+end], true
+}
+
+// errInFlight refuses a request beyond MaxInFlight.
 var errInFlight = cashier.Errorf(cashier.EOverloaded, "the service is busy: it is handling all the requests it admits; retry shortly")
 
+// errWaitTooLong refuses a write that would wait longer than MaxWait.
+// Built once: under overload it is answered thousands of times a second.
+var errWaitTooLong = cashier.Errorf(cashier.EOverloaded, "the service is busy: the wait would exceed what it admits; retry after the time in Retry-After")
+
 // errWritesBusy refuses a write request up front when the store's writer
-// is further behind than it admits (sqlite's Options.MaxWriteWait). Built
-// once: under overload it is answered thousands of times a second.
+// is further behind than it admits (sqlite's Options.MaxWriteWait).
 var errWritesBusy = cashier.Errorf(cashier.EOverloaded, "the service is busy: writes are waiting longer than it admits; retry shortly")
 
-// refuse answers an overload refusal: 503, Retry-After, the trace and the
-// security headers like every answer, but no body read and no log line of
-// its own; refusals are counted and logged at most once a second.
-func (s *server) refuse(w http.ResponseWriter, r *http.Request, err error) {
+// refuse answers an overload refusal: 503, Retry-After (retry, at least
+// one second), the trace and the security headers like every answer, but
+// no log line of its own; refusals are counted and logged at most once a
+// second.
+func (s *server) refuse(w http.ResponseWriter, r *http.Request, err error, retry time.Duration) {
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ri))
 	h := w.Header()
 	h.Set("X-Request-Id", ri.trace)
+	h.Set("Retry-After", strconv.Itoa(int(roundUp(retry)/time.Second)))
 	setSecurityHeaders(h)
 	s.error(w, r, err)
 	s.refusals.note(s.log, s.clock.Now())

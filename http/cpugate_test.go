@@ -9,7 +9,8 @@ import (
 )
 
 // Slots beyond the gate's size are handed over in arrival order, one per
-// release, and a release with nobody waiting frees the slot.
+// release, except to a request back from its commit, which goes first; a
+// release with nobody waiting frees the slot.
 func TestCPUGateHandsOverInOrder(t *testing.T) {
 	var g cpuGate
 	size := gateSize()
@@ -26,7 +27,10 @@ func TestCPUGateHandsOverInOrder(t *testing.T) {
 		t.Fatalf("waiter %d got a slot while all were held", i)
 	case <-time.After(20 * time.Millisecond):
 	}
-	for want := 0; want < 3; want++ {
+	// One back from its commit goes first.
+	go func() { g.AcquireFirst(); got <- 99 }()
+	waitFor(t, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiters) == 4 })
+	for _, want := range []int{99, 0, 1, 2} {
 		g.Release()
 		if i := <-got; i != want {
 			t.Fatalf("slot went to waiter %d, want %d", i, want)

@@ -16,7 +16,7 @@ import (
 // CPU — where neither the in-flight limit nor the writer's wait sees them:
 // every request read looks fast, while clients wait seconds. Refusing at
 // the door while the 90th percentile of that wait (over the last 10 ms)
-// exceeds max-wait drains such a backlog at the cost of a refusal (a
+// exceeds max-cpu-wait drains such a backlog at the cost of a refusal (a
 // small fraction of a create), and admits again as soon as the CPU
 // catches up. (Lower thresholds refused more of a load the service could
 // still carry; see docs/decisions.md.)

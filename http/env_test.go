@@ -164,7 +164,7 @@ func newEnv(t testing.TB, configure func(*Config)) *env {
 	reg := testRegistry()
 	svc := &orders.Service{Store: db, Registry: reg, Clock: clock, Addresses: address.Validator{}, Deposits: testDeposits{}, Funds: testFunds{}, Config: orders.DefaultConfig}
 	cfg := DefaultConfig()
-	cfg.MaxWait = -1 // a fixed in-flight bound unless a test is about it
+	cfg.MaxWait, cfg.MaxCPUWait = -1, -1 // fixed bounds unless a test is about them
 	if configure != nil {
 		configure(&cfg)
 	}

@@ -3,7 +3,9 @@ package http
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/api"
@@ -111,9 +113,14 @@ func (s *server) errorStatus(w http.ResponseWriter, r *http.Request, err error, 
 	if code == cashier.EInternal {
 		msg = "system error" // details go to the log, never to the client
 	}
-	if code == cashier.EOverloaded {
+	if code == cashier.EOverloaded && ri.writeID != 0 && w.Header().Get("Retry-After") == "" {
+		// A write admitted at the door, then refused by the store's
+		// writer: it keeps a place like one refused at the door.
+		w.Header().Set("Retry-After", strconv.Itoa(int(roundUp(s.admit.bookRefused(time.Now(), ri.writeID))/time.Second)))
+	}
+	if code == cashier.EOverloaded && w.Header().Get("Retry-After") == "" {
 		// Overload passes within moments: the queue drains at thousands
-		// of writes per second.
+		// of writes per second. (Admission sets its own, admission.go.)
 		w.Header().Set("Retry-After", "1")
 	}
 	if s.cfg.ErrorStatus == StatusAlways200 {

@@ -12,10 +12,11 @@ import (
 // progress, nor a CPU slot: otherwise a few dozen slow clients could fill
 // the in-flight limit and have everyone else refused for as long as they
 // keep sending. The body is bounded by MaxBodyBytes; a longer one keeps its
-// rest unread, for readBody to refuse as too large.
-func (s *server) readAhead(r *http.Request) {
+// rest unread, for readBody to refuse as too large. It returns what it
+// read (admission names a write by it).
+func (s *server) readAhead(r *http.Request) []byte {
 	if r.Body == nil || r.Body == http.NoBody || r.ContentLength > s.cfg.MaxBodyBytes {
-		return // nothing to read, or refused by its length unread (readBody)
+		return nil // nothing to read, or refused by its length unread (readBody)
 	}
 	s.reading.Add(1)
 	data, err := io.ReadAll(io.LimitReader(r.Body, s.cfg.MaxBodyBytes+1))
@@ -31,6 +32,7 @@ func (s *server) readAhead(r *http.Request) {
 		io.Reader
 		io.Closer
 	}{body, r.Body}
+	return data
 }
 
 type errReader struct{ err error }

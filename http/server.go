@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -99,7 +100,8 @@ type Config struct {
 	PublicBaseURL string
 	// MaxInFlight bounds the requests handled at once; beyond it a request
 	// is refused at once with 503 and Retry-After (EOverloaded) instead of
-	// queueing behind the others. Default 64.
+	// queueing behind the others: a bound on the work held in memory, not
+	// on the wait (MaxWait). Default 1024.
 	MaxInFlight int
 	// Instances, when set, returns the number of live instances sharing
 	// the rate limits; each enforces its share (ratelimit.Limiter.Share).
@@ -107,11 +109,15 @@ type Config struct {
 	// Observe, when set, is told of every served request: its route
 	// pattern, status and duration (metrics).
 	Observe func(route string, status int, d time.Duration)
-	// MaxWait is the queueing an accepted request may meet: below
-	// MaxInFlight the limit adapts so that the mean time in service of
-	// write requests stays within MaxWait of the fastest (admission.go).
-	// Default 5 ms; negative keeps the limit at MaxInFlight.
+	// MaxWait is the queueing an accepted write may meet: a write that
+	// would wait longer (writes ahead × the time one takes at capacity) is
+	// refused with a booked place (admission.go). Default 100 ms;
+	// negative leaves only MaxInFlight.
 	MaxWait time.Duration
+	// MaxCPUWait: while goroutines wait longer than this for a CPU (90th
+	// percentile), every request is refused at once, a write with a
+	// booked place (cpuwait.go). Default 5 ms; negative: off.
+	MaxCPUWait time.Duration
 }
 
 // DefaultConfig returns the documented defaults.
@@ -125,8 +131,9 @@ func DefaultConfig() Config {
 		MaxBodyBytes:  DefaultMaxBodyBytes,
 		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys, IPv6Prefix: 64},
 		ErrorStatus:   StatusHTTP,
-		MaxInFlight:   64,
-		MaxWait:       5 * time.Millisecond,
+		MaxInFlight:   1024,
+		MaxWait:       100 * time.Millisecond,
+		MaxCPUWait:    5 * time.Millisecond,
 	}
 }
 
@@ -173,6 +180,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxWait == 0 {
 		c.MaxWait = d.MaxWait
 	}
+	if c.MaxCPUWait == 0 {
+		c.MaxCPUWait = d.MaxCPUWait
+	}
 	fill := func(v *int, def int) {
 		switch {
 		case *v == 0:
@@ -214,6 +224,7 @@ type server struct {
 	cpu      cpuWait      // CPU saturation (cpuwait.go)
 	reading  atomic.Int64 // bodies being read ahead of admission (readahead.go)
 	gate     cpuGate      // the Ps write requests compute on (cpugate.go)
+	seed     maphash.Seed // names refused writes (admission.go)
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -240,6 +251,7 @@ func NewServer(cfg Config, svc *orders.Service, store cashier.Store, reg *cashie
 		mux:     http.NewServeMux(),
 		routes:  map[string]*route{},
 		paths:   map[string]bool{},
+		seed:    maphash.MakeSeed(),
 	}
 	s.limiter.Share = cfg.Instances
 	s.writes, _ = store.(cashier.WriteLoad)
@@ -257,6 +269,7 @@ type reqInfo struct {
 	held     ratelimit.Result // an overflow refusal held back until authentication (Limit > 0)
 	request  string           // X-Request-Id: the caller's, or the trace
 	slot     *gateSlot        // a write request's CPU slot (cpugate.go)
+	writeID  uint64           // a write request's name for its booked place (admission.go); 0: none
 }
 
 type ctxKey struct{}
@@ -297,24 +310,63 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is read first, so that slow clients wait outside the
 	// requests in progress (readahead.go); overload is refused next, before
 	// any work and without a log line of its own (admission.go).
-	s.readAhead(r)
+	body := s.readAhead(r)
 	if !s.admit.enter(s.cfg.MaxInFlight) {
-		s.refuse(w, r, errInFlight)
+		s.refuse(w, r, errInFlight, time.Second)
 		return
 	}
 	defer s.admit.leave()
-	if s.cfg.MaxWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxWait) {
-		s.refuse(w, r, errCPUBusy)
-		return
-	}
-	if r.Method == http.MethodPost && s.writes != nil && s.writes.WritesBusy() {
-		s.refuse(w, r, errWritesBusy)
+	cpuBusy := s.cfg.MaxCPUWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxCPUWait)
+	ticketed := false
+	var writeID uint64
+	if r.Method == http.MethodPost {
+		var why error
+		switch {
+		case cpuBusy:
+			why = errCPUBusy
+		case s.writes != nil && s.writes.WritesBusy():
+			why = errWritesBusy
+		}
+		id := writeIDOf(s.seed, r, s.hdr.APIKey, body)
+		writeID = id
+		ok, held, retry, hold := s.admit.admitWrite(time.Now(), id, s.cfg.MaxWait, why != nil)
+		if hold > 0 {
+			// Back before its Retry-After: kept until its place is due.
+			t := time.NewTimer(hold)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			}
+			ok, held, retry, _ = s.admit.admitWrite(time.Now(), id, s.cfg.MaxWait, why != nil)
+		}
+		if !ok {
+			if why == nil {
+				why = errWaitTooLong
+			}
+			s.refuse(w, r, why, retry)
+			return
+		}
+		ticketed = held
+		defer func() { s.admit.writeDone(time.Now()) }()
+	} else if cpuBusy {
+		s.refuse(w, r, errCPUBusy, time.Second)
 		return
 	}
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	ri.request = requestID(r, ri.trace)
-	r = r.WithContext(cashier.WithRequestID(cashier.RefuseWhenBusy(context.WithValue(r.Context(), ctxKey{}, ri)), ri.request))
+	if r.Method == http.MethodPost && !ticketed {
+		ri.writeID = writeID
+	}
+	ctx := context.WithValue(r.Context(), ctxKey{}, ri)
+	if !ticketed {
+		// A request holding a booked place waits for the writer rather
+		// than be refused again (admission.go).
+		ctx = cashier.RefuseWhenBusy(ctx)
+	}
+	r = r.WithContext(cashier.WithRequestID(ctx, ri.request))
 	if r.Method == http.MethodPost {
 		// The slot is taken once the body is read (readBody).
 		ri.slot = &gateSlot{g: &s.gate}
@@ -336,9 +388,6 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logRequest(r, ri, sw.status, time.Since(start))
 		s.observe(r, sw.status, time.Since(start))
-		if r.Method == http.MethodPost && ri.err == nil {
-			s.admit.observe(time.Since(start), time.Now(), s.cfg.MaxInFlight, s.cfg.MaxWait)
-		}
 	}()
 
 	_, pattern := s.mux.Handler(r)

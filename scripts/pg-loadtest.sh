@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Signed collection creation on PostgreSQL with 1 and N instances, measured
-# with cmd/loadgen (README, "Order creation under load").
+# with cmd/loadgen (docs/benchmarks.md, "Order creation under load").
 #
 #   bash scripts/pg-loadtest.sh [instances=3] [rate=1000] [duration=10s]
 #

@@ -15,6 +15,14 @@
 //
 //	go run ./cmd/loadgen --sandbox .sandbox/sandbox.json --overload 3 --duration 8s --preconnect 128
 //
+// With --clients N it runs a closed loop instead: N clients, each sending
+// its next create when the last is answered (a refused one again, at once
+// or, with --honour-retry-after, after its Retry-After), and reports
+// created/s, refusals/s and the created's latency; with --service-pid,
+// the service's CPU time per create and per refusal.
+//
+//	go run ./cmd/loadgen --sandbox .sandbox/sandbox.json --clients 32 --duration 10s --service-pid PID
+//
 // It talks to loopback addresses only and stops after --duration or
 // --count requests, whichever comes first.
 package main
@@ -85,6 +93,11 @@ func run(args []string, out io.Writer) error {
 	stepFor := fs.Duration("step-duration", 3*time.Second, "with --overload: how long each search step lasts")
 	stepMax := fs.Float64("step-max", 0, "with --overload: the search ends at this rate at most (0: when a rate is not sustained)")
 	settle := fs.Duration("settle", 2*time.Second, "with --overload: the comparison leaves out each offer's first moments, this long")
+	clients := fs.Int("clients", 0, "closed loop instead: this many clients, each sending its next create when the last is answered, for --duration (--rate is not used)")
+	honour := fs.Bool("honour-retry-after", false, "with --clients: a refused create is sent again after the answer's Retry-After (default: at once)")
+	drop := fs.Bool("drop-refused", false, "with --clients: a refused create is given up and the client's next one sent at once (default: the same one sent again at once)")
+	pid := fs.Int("service-pid", 0, "with --clients: the service's process id, to report its CPU time per create and per refusal (/proc/PID/stat)")
+	createUS := fs.Float64("create-cpu-us", 0, "with --clients and --service-pid: the service's CPU-µs per create (from a run without refusals), to cost the refusals of a run with both")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -105,6 +118,9 @@ func run(args []string, out io.Writer) error {
 	if *overload != 0 && (*overload < 1 || *step <= 0 || *step > maxRate || *stepFor <= 0 || *stepFor > time.Minute || *stepMax < 0 || *settle < 0 || *settle >= *duration) {
 		return errors.New("--overload needs a factor of at least 1, --step in (0, 100000], --step-duration in (0, 1m], --step-max of 0 or more and --settle shorter than --duration")
 	}
+	if *clients < 0 || *clients > 4096 || *pid < 0 || *createUS < 0 || (*honour && *drop) {
+		return errors.New("--clients must be in [0, 4096], --service-pid and --create-cpu-us not negative, and --honour-retry-after and --drop-refused not both given")
+	}
 	if *duration <= 0 || *duration > 5*time.Minute {
 		return errors.New("--duration must be in (0, 5m]")
 	}
@@ -118,13 +134,16 @@ func run(args []string, out io.Writer) error {
 
 	var dials atomic.Int64
 	dialer := &net.Dialer{}
-	httpClient := &http.Client{Transport: &http.Transport{
+	if *clients > *conns {
+		*conns = *clients // one connection per client
+	}
+	httpClient := &http.Client{Transport: retryAfterTransport{&http.Transport{
 		MaxIdleConnsPerHost: *conns, MaxConnsPerHost: *conns, IdleConnTimeout: time.Minute,
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			dials.Add(1)
 			return dialer.DialContext(ctx, network, addr)
 		},
-	}}
+	}}}
 	cli := client.New(t.BaseURL, t.APIKey, t.SecretKey, client.WithHTTPClient(httpClient))
 	if *preconnect > *conns {
 		return errors.New("--preconnect must not exceed --conns")
@@ -163,6 +182,9 @@ func run(args []string, out io.Writer) error {
 
 	g := &generator{cli: cli, cashierID: t.CashierID, chain: *chain, timeout: *timeout,
 		prefix: "LG" + hex.EncodeToString(runID) + "-"}
+	if *clients > 0 {
+		return closedLoop{clients: *clients, duration: *duration, honour: *honour, drop: *drop, pid: *pid, createUS: *createUS}.run(out, g)
+	}
 	if *overload > 0 {
 		return overloadPlan{factor: *overload, step: *step, stepMax: *stepMax, stepFor: *stepFor, duration: *duration,
 			settle: *settle, pause: 2 * time.Second, every: *every}.run(out, g)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -107,7 +108,10 @@ func startSandbox(t *testing.T, adjust func(*config.Config)) string {
 // create is checked and counted, and the overload mode finds a rate, offers
 // it and a multiple of it, and compares them.
 func TestAgainstSandbox(t *testing.T) {
-	info := startSandbox(t, func(*config.Config) {})
+	// Every create must be served, however busy the machine is with other
+	// work: no wait bounds (refusals have their own test,
+	// TestRefusalsCounted).
+	info := startSandbox(t, func(c *config.Config) { c.MaxWait, c.MaxCPUWait = 0, 0 })
 	var out bytes.Buffer
 	if err := run([]string{"--sandbox", info, "--rate", "200", "--duration", "1s", "--preconnect", "4", "--every", "500ms"}, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
@@ -163,7 +167,7 @@ func newTestGenerator(sandboxFile string) (*generator, error) {
 // at a time can take: the 503s are counted as refusals with their reason,
 // not as errors, and every request is accounted for.
 func TestRefusalsCounted(t *testing.T) {
-	info := startSandbox(t, func(c *config.Config) { c.MaxInFlight, c.MaxWait = 1, 0 })
+	info := startSandbox(t, func(c *config.Config) { c.MaxInFlight, c.MaxWait, c.MaxCPUWait = 1, 0, 0 })
 	var out bytes.Buffer
 	err := run([]string{"--sandbox", info, "--rate", "2000", "--duration", "500ms"}, &out)
 	t.Logf("\n%s", out.String())
@@ -181,5 +185,61 @@ func TestRefusalsCounted(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "× the service is busy: it is handling all the requests it admits") {
 		t.Error("the refusals' reason is not printed")
+	}
+}
+
+// The service's CPU time is read from /proc/PID/stat, whose command name
+// may hold spaces and parentheses.
+func TestParseStatCPU(t *testing.T) {
+	d, err := parseStatCPU("4242 (cash ier) (x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 9 0 100 0 0")
+	if err != nil || d != 3250*time.Millisecond {
+		t.Fatalf("got %v, %v; want 3.25s (325 ticks)", d, err)
+	}
+	if _, err := parseStatCPU("4242 (x) S 1"); err == nil {
+		t.Fatal("a short line was read")
+	}
+	if _, err := processCPU(1 << 30); err == nil {
+		t.Fatal("a process that does not exist has a CPU time")
+	}
+}
+
+// The closed loop against an in-process sandbox: every create answered and
+// counted, the service's CPU time read (the sandbox runs in this process);
+// with the wait bound low, clients honouring Retry-After see no error and
+// no retry refused after waiting as told.
+func TestClosedLoop(t *testing.T) {
+	info := startSandbox(t, func(c *config.Config) { c.MaxWait = time.Millisecond })
+	pid := strconv.Itoa(os.Getpid())
+	var out bytes.Buffer
+	if err := run([]string{"--sandbox", info, "--clients", "8", "--duration", "1s", "--service-pid", pid}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("\n%s", out.String())
+	for _, want := range []string{
+		`(?m)^closed loop: 8 clients for 1s, refused creates sent again at once$`,
+		`(?m)^created [1-9]\d* \(\d+/s\): p50 \S+  p99 \S+`,
+		`(?m)^refused with 503: \d+ \(\d+/s\), 0 of them retries`,
+		`(?m)^service: \d+% of one core, \d+ cpu-µs per answered request`,
+		`(?m)^errors: 0$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+	out.Reset()
+	if err := run([]string{"--sandbox", info, "--clients", "32", "--duration", "2s", "--honour-retry-after",
+		"--service-pid", pid, "--create-cpu-us", "500"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("\n%s", out.String())
+	for _, want := range []string{
+		`(?m)^closed loop: 32 clients for 2s, refused creates sent again after Retry-After$`,
+		`(?m)^created [1-9]\d* `,
+		`(?m)^refused with 503: \d+ \(\d+/s\), 0 of them retries sent after waiting as told$`,
+		`(?m)^errors: 0$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("output lacks %s", want)
+		}
 	}
 }

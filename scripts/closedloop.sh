@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Closed-loop saturation against one sandbox, in one sitting
+# (docs/benchmarks.md, "Closed-loop saturation").
+#
+#   bash scripts/closedloop.sh [ROUNDS] [DURATION] [CLIENTS...]
+#   bash scripts/closedloop.sh 3 10s 8 32 128
+#
+# Builds the binaries, starts `cashier sandbox` on a throwaway data
+# directory with the rate limits out of the way (SERVICE_FLAGS adds
+# flags), and runs ROUNDS rounds; each round runs loadgen --clients N for
+# every N given, first with refused creates sent again at once, then
+# honouring Retry-After, so that the figures being compared are taken
+# minutes apart at most. Service and generator share the machine's cores
+# unpinned, as a batch job on the same host would. MODES lists the modes
+# of each round (default "once honour"; "drop" gives a refused create up
+# and sends the next at once); LOADGEN_FLAGS adds loadgen flags; CASHIER
+# names another service binary to measure (an earlier build), LOADGEN a
+# loadgen binary (both: nothing is built).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3} duration=${2:-10s}
+shift 2 2>/dev/null || shift $#
+clients=("$@")
+[ ${#clients[@]} -gt 0 ] || clients=(8 32 128)
+work=$(mktemp -d /tmp/closedloop.XXXXXX)
+pid=
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+  [ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [ -n "${CASHIER:-}" ]; then cp "$CASHIER" "$work/cashier"; else go build -o "$work/cashier" ./cmd/cashier; fi
+if [ -n "${LOADGEN:-}" ]; then cp "$LOADGEN" "$work/loadgen"; else go build -o "$work/loadgen" ./cmd/loadgen; fi
+"$work/cashier" sandbox --data "$work/data" --free-ports --log-level warn \
+  --rate-per-key 100000000 --rate-per-ip 100000000 --rate-per-endpoint 100000000 ${SERVICE_FLAGS:-} \
+  >"$work/sandbox.out" 2>"$work/sandbox.log" &
+pid=$!
+for _ in $(seq 600); do
+  grep -q "sandbox ready" "$work/sandbox.log" 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || { echo "the sandbox exited:"; cat "$work/sandbox.log"; exit 1; }
+  sleep 0.2
+done
+grep -q "sandbox ready" "$work/sandbox.log" || { echo "the sandbox did not start:"; cat "$work/sandbox.log"; exit 1; }
+sleep 2 # the dev chains' first blocks
+
+for round in $(seq "$rounds"); do
+  for mode in ${MODES:-once honour}; do
+    case $mode in
+      once) flag= ;;
+      honour) flag=--honour-retry-after ;;
+      drop) flag=--drop-refused ;;
+      *) echo "unknown mode $mode (once, honour, drop)"; exit 2 ;;
+    esac
+    for n in "${clients[@]}"; do
+      echo "== round $round, $(uptime | sed 's/.*load/load/')"
+      "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" --clients "$n" --duration "$duration" $flag ${LOADGEN_FLAGS:-}
+      sleep 1
+    done
+  done
+done
