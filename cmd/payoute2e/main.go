@@ -98,7 +98,7 @@ func run(args []string, out io.Writer) error {
 	n := fs.Int("n", 1000, "payouts to create")
 	conc := fs.Int("concurrency", 8, "concurrent creates")
 	chain := fs.String("chain", "ETH", "network: ETH or ARB (allowance mode from the sandbox's allowance wallet)")
-	amt := fs.String("amount", "0.01", "amount of each payout, USDT")
+	amt := fs.String("amount", "1.00", "amount of each payout, USDT (the sandbox minimum is 1.00)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
 	freePort := fs.Bool("free-port", false, "print a free TCP port of 127.0.0.1 and exit (for the receiver's address)")
 	if err := fs.Parse(args); err != nil {
@@ -157,7 +157,7 @@ func run(args []string, out io.Writer) error {
 
 	// Create.
 	start := time.Now()
-	var next atomic.Int64
+	var next, retries atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, *conc)
 	for range *conc {
@@ -170,8 +170,16 @@ func run(args []string, out io.Writer) error {
 					return
 				}
 				p := ps[i]
-				_, err := api.CreatePayout(ctx, client.PayoutRequest{ContractID: contract, OrderNo: p.orderNo, Recipient: p.recipient,
-					Amount: *amt, Symbol: "USDT", PayoutType: 2, FromAddress: from})
+				req := client.PayoutRequest{ContractID: contract, OrderNo: p.orderNo, Recipient: p.recipient,
+					Amount: *amt, Symbol: "USDT", PayoutType: 2, FromAddress: from}
+				_, err := api.CreatePayout(ctx, req)
+				for client.IsCode(err, "000503") && ctx.Err() == nil {
+					// Refused as overloaded, nothing created: retry as a
+					// merchant's client would, after a pause.
+					retries.Add(1)
+					time.Sleep(200 * time.Millisecond)
+					_, err = api.CreatePayout(ctx, req)
+				}
 				if err != nil {
 					errs <- fmt.Errorf("create %s: %w", p.orderNo, err)
 					return
@@ -189,7 +197,8 @@ func run(args []string, out io.Writer) error {
 	for _, p := range ps {
 		lastCreate = later(lastCreate, p.created)
 	}
-	fmt.Fprintf(out, "created %d payouts in %s (%.0f/s)\n", *n, lastCreate.Sub(start).Round(time.Millisecond), float64(*n)/lastCreate.Sub(start).Seconds())
+	fmt.Fprintf(out, "created %d payouts in %s (%.0f/s, %d refusals retried)\n", *n, lastCreate.Sub(start).Round(time.Millisecond),
+		float64(*n)/lastCreate.Sub(start).Seconds(), retries.Load())
 
 	// Poll every payout until SUCCESS.
 	for {
