@@ -43,6 +43,41 @@ func main() {
 	}
 }
 
+type payout struct {
+	orderNo, recipient string
+	created            time.Time
+	success            time.Time // when a poll first saw SUCCESS
+	update             time.Time // its updateTime then
+}
+
+// createBatch creates ps with one batch request, retried while refused as
+// overloaded.
+func createBatch(ctx context.Context, api *client.Client, ps []*payout, contract, from, amt string, retries *atomic.Int64) error {
+	req := client.BatchRequest{ContractID: contract, PayoutType: 2, FromAddress: from}
+	for _, p := range ps {
+		req.Orders = append(req.Orders, client.BatchOrder{OrderNo: p.orderNo, Recipient: p.recipient, Amount: amt, Symbol: "USDT"})
+	}
+	res, err := api.BatchPayout(ctx, req)
+	for client.IsCode(err, "000503") && ctx.Err() == nil {
+		retries.Add(1)
+		time.Sleep(200 * time.Millisecond)
+		res, err = api.BatchPayout(ctx, req)
+	}
+	if err != nil {
+		return fmt.Errorf("batch from %s: %w", ps[0].orderNo, err)
+	}
+	for _, o := range res.Orders {
+		if !o.Success {
+			return fmt.Errorf("batch order %s refused: %s %s", o.OrderNo, o.Code, o.Msg)
+		}
+	}
+	now := time.Now()
+	for _, p := range ps {
+		p.created = now
+	}
+	return nil
+}
+
 // arrival is one webhook the receiver accepted.
 type arrival struct {
 	at        time.Time
@@ -97,6 +132,7 @@ func run(args []string, out io.Writer) error {
 	listen := fs.String("listen", "127.0.0.1:8099", "address of the webhook receiver (the sandbox's webhook URL is http://ADDR/hook)")
 	n := fs.Int("n", 1000, "payouts to create")
 	conc := fs.Int("concurrency", 8, "concurrent creates")
+	batch := fs.Int("batch", 0, "create the payouts with batch requests of this many orders (0: one create per payout)")
 	chain := fs.String("chain", "ETH", "network: ETH or ARB (allowance mode from the sandbox's allowance wallet)")
 	amt := fs.String("amount", "1.00", "amount of each payout, USDT (the sandbox minimum is 1.00)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
@@ -113,8 +149,8 @@ func run(args []string, out io.Writer) error {
 		fmt.Fprintln(out, ln.Addr().(*net.TCPAddr).Port)
 		return nil
 	}
-	if *n < 1 || *conc < 1 {
-		return errors.New("--n and --concurrency must be positive")
+	if *n < 1 || *conc < 1 || *batch < 0 {
+		return errors.New("--n and --concurrency must be positive, --batch not negative")
 	}
 	info, err := sandbox.ReadInfo(filepath.Join(*data, sandbox.InfoFile))
 	if err != nil {
@@ -144,12 +180,6 @@ func run(args []string, out io.Writer) error {
 	from := info.Wallets["allowance"].EVMAddress
 	contract := info.ContractIDs[*chain]
 	run := randomHex(4)
-	type payout struct {
-		orderNo, recipient string
-		created            time.Time
-		success            time.Time // when a poll first saw SUCCESS
-		update             time.Time // its updateTime then
-	}
 	ps := make([]*payout, *n)
 	for i := range ps {
 		ps[i] = &payout{orderNo: fmt.Sprintf("E2E-%s-%05d", run, i), recipient: "0x" + randomHex(20)}
@@ -165,6 +195,17 @@ func run(args []string, out io.Writer) error {
 		go func() {
 			defer wg.Done()
 			for {
+				if *batch > 0 {
+					i := int(next.Add(int64(*batch)) - int64(*batch))
+					if i >= len(ps) {
+						return
+					}
+					if err := createBatch(ctx, api, ps[i:min(i+*batch, len(ps))], contract, from, *amt, &retries); err != nil {
+						errs <- err
+						return
+					}
+					continue
+				}
 				i := int(next.Add(1) - 1)
 				if i >= len(ps) {
 					return
@@ -225,6 +266,8 @@ func run(args []string, out io.Writer) error {
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
+				case client.IsCode(err, "000503"):
+					// Refused as overloaded: asked again next round.
 				case err != nil:
 					pollErr = err
 				case d.Status == "SUCCESS":
@@ -241,7 +284,7 @@ func run(args []string, out io.Writer) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%d payouts not SUCCESS in time", len(open))
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond)
 	}
 	var lastSuccess, lastUpdate time.Time
 	for _, p := range ps {

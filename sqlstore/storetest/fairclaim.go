@@ -78,4 +78,25 @@ func testClaimEventsFair(t *testing.T) {
 			t.Fatalf("%+v accepted", f)
 		}
 	}
+
+	// A claim reads a bounded window of the oldest due events: a merchant
+	// whose old events fill it gets its share, and the next claim, which
+	// skips that merchant as the dispatcher does, sees past it.
+	db = openTest(t)
+	var big []*cashier.Event
+	for i := 0; i < 600; i++ {
+		e := event(fmt.Sprintf("w%03d", i), fmt.Sprintf("ow%03d", i), "PENDING")
+		e.MerchantID = "m1"
+		big = append(big, e)
+	}
+	late := event("late", "olate", "PENDING")
+	late.MerchantID, late.URL = "m2", "https://m2.example/hook"
+	addEvents(t, db, append(big, late)...)
+	first := claim(cashier.FairClaim{N: 100, PerMerchant: 32, PerHost: 32})
+	if n := strings.Count(first, ",") + 1; n != 32 || strings.Contains(first, "late") {
+		t.Fatalf("claim over a full window: %d events %q", n, first)
+	}
+	if got := claim(cashier.FairClaim{N: 100, PerMerchant: 32, PerHost: 32, SkipMerchants: []string{"m1"}}); got != "late" {
+		t.Fatalf("claim past the skipped merchant %q", got)
+	}
 }
