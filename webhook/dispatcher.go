@@ -32,14 +32,15 @@ type Config struct {
 	Timeout time.Duration
 	// Schedule of retries. Default DefaultSchedule.
 	Schedule Schedule
-	// Workers bounds concurrent deliveries. Default 16.
+	// Workers bounds concurrent deliveries. Default 32.
 	Workers int
 	// MerchantConcurrency bounds concurrent deliveries of one merchant's
 	// events, whatever its hosts: a merchant whose receivers hang (any
 	// number of them: the URL is the merchant's to change) ties up at most
-	// this many workers, and the rest serve the other merchants. Default a
-	// quarter of the workers, at least HostConcurrency (4 of 16: as many as
-	// one host gets, so a merchant with one receiver loses nothing).
+	// this many workers, and the rest serve the other merchants. Default
+	// twice HostConcurrency, at most a quarter of the workers when that is
+	// more (8 of 32): one hanging host of a merchant leaves room for its
+	// other hosts, and it takes four misbehaving merchants to fill the pool.
 	MerchantConcurrency int
 	// HostConcurrency bounds concurrent deliveries to one host (host:port of
 	// the URL), so a slow receiver ties up at most this many workers; its
@@ -82,7 +83,7 @@ func (c Config) withDefaults() Config {
 		c.Schedule = DefaultSchedule
 	}
 	if c.Workers <= 0 {
-		c.Workers = 16
+		c.Workers = 32
 	}
 	if c.HostConcurrency <= 0 {
 		c.HostConcurrency = 4
@@ -91,7 +92,7 @@ func (c Config) withDefaults() Config {
 		c.HostConcurrency = c.Workers
 	}
 	if c.MerchantConcurrency <= 0 {
-		c.MerchantConcurrency = max(c.HostConcurrency, c.Workers/4)
+		c.MerchantConcurrency = max(2*c.HostConcurrency, c.Workers/4)
 	}
 	if c.MerchantConcurrency > c.Workers {
 		c.MerchantConcurrency = c.Workers

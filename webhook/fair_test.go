@@ -181,3 +181,47 @@ func TestMerchantWithHangingHostsSlowsOnlyItself(t *testing.T) {
 		t.Fatalf("%d concurrent attempts for one merchant, limit %d", n, limit)
 	}
 }
+
+// TestMerchantsHangingHostLeavesItsOtherHosts: fairness is per merchant,
+// then per host within it: a merchant's hanging receiver takes only its
+// host's share of the merchant's slots, and the same merchant's event for
+// another receiver still goes out while it hangs.
+func TestMerchantsHangingHostLeavesItsOtherHosts(t *testing.T) {
+	e := newEnv(t)
+	release := make(chan struct{})
+	var hanging, finished atomic.Int64
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hanging.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		finished.Add(1)
+	}))
+	defer slow.Close()
+	fast := newReceiver(t, nil)
+	for i := range 100 {
+		e.addEvent(e.m, fmt.Sprintf("co_s%03d", i), cashier.CollectionPending, slow.URL)
+	}
+	d := e.dispatcher(Config{Sandbox: true, Timeout: time.Minute, Lease: 5 * time.Minute})
+	runCtx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx) }()
+	defer func() {
+		close(release)
+		stop()
+		<-done
+	}()
+	waitUntil(t, "the hanging host's slots taken", 30*time.Second, func() bool { return hanging.Load() >= int64(d.cfg.HostConcurrency) })
+
+	ev := e.addEvent(e.m, "co_fast", cashier.CollectionSuccess, fast.URL) // same merchant, another host
+	d.Notify()
+	waitUntil(t, "the merchant's event for its other host", 30*time.Second, func() bool { return len(fast.requests()) == 1 })
+	if finished.Load() != 0 {
+		t.Fatalf("%d hanging attempts ended first; the test proves nothing", finished.Load())
+	}
+	if n := hanging.Load(); n > int64(d.cfg.HostConcurrency) {
+		t.Fatalf("%d concurrent attempts at one host, limit %d", n, d.cfg.HostConcurrency)
+	}
+	waitUntil(t, "the delivery recorded", 60*time.Second, func() bool { return e.event(ev.ID).State == cashier.EventDelivered })
+}
