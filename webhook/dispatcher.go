@@ -146,7 +146,7 @@ type Dispatcher struct {
 	headers   sign.Headers
 
 	wake  chan struct{} // Notify: events were written
-	freed chan struct{} // a finished delivery asks for a claim (finishedLocked)
+	freed chan struct{} // a delivery asks for a claim (claimAgain)
 
 	mu         sync.Mutex
 	idle       *sync.Cond // broadcast when held drops to 0
@@ -329,18 +329,26 @@ func (d *Dispatcher) work(ctx context.Context, m *merchantQueue, h *hostLoad, e 
 		// The receiver has answered: its slot goes to the next event
 		// while this attempt is recorded.
 		d.mu.Lock()
-		d.sentLocked(m, h)
+		wake := d.sentLocked(m, h)
 		d.startLocked()
 		d.mu.Unlock()
+		if wake {
+			d.claimAgain()
+		}
 	})
 	d.mu.Lock()
-	wake := d.finishedLocked(m, h)
+	wake := d.finishedLocked(h.key)
 	d.mu.Unlock()
 	if wake {
-		select {
-		case d.freed <- struct{}{}:
-		default:
-		}
+		d.claimAgain()
+	}
+}
+
+// claimAgain asks Run for another claim; it never blocks.
+func (d *Dispatcher) claimAgain() {
+	select {
+	case d.freed <- struct{}{}:
+	default:
 	}
 }
 

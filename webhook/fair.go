@@ -30,7 +30,7 @@ type FairClaimer interface {
 type merchantQueue struct {
 	id      string
 	running int
-	held    int                        // queued or running
+	held    int                        // queued or running (not recording)
 	queues  map[string][]cashier.Event // by host key
 	turn    []string                   // hosts with queued events, next in turn first
 }
@@ -39,7 +39,7 @@ type merchantQueue struct {
 type hostLoad struct {
 	key     string
 	running int
-	held    int
+	held    int // queued or running (not recording)
 }
 
 // hostShare is how many events of one host the dispatcher holds at most
@@ -162,34 +162,47 @@ func (d *Dispatcher) startNextLocked() bool {
 	return false
 }
 
-// sentLocked frees the delivery slot of an event whose request is over.
-func (d *Dispatcher) sentLocked(m *merchantQueue, h *hostLoad) {
+// sentLocked frees the delivery slot of an event whose request is over,
+// and takes it off its merchant's and host's counts: only its recording
+// remains, which is no concern of theirs. It reports whether a claim could
+// now take more for the host: it holds less than half its share. Refilling
+// at half, not after every delivery, lets one claim serve many deliveries
+// to a busy host, and not waiting for the recording keeps the host busy
+// while the store's writer is.
+func (d *Dispatcher) sentLocked(m *merchantQueue, h *hostLoad) bool {
 	m.running--
 	h.running--
 	d.running--
+	d.releaseLocked(m, h)
+	return h.held < d.hostShare()/2
 }
 
 // finishedLocked accounts for a delivery recorded (or abandoned) and
 // reports whether a claim could now take more: the last one was cut short
-// by capacity, the event's host holds less than half its share (its queue
-// needs refilling, or the order's next event may now be due), or its
-// merchant has just drained to below half of its share. Refilling at half,
-// not after every delivery, lets one claim serve many deliveries to a busy
-// host.
-func (d *Dispatcher) finishedLocked(m *merchantQueue, h *hostLoad) bool {
-	d.forgetLocked(m, h)
-	half := d.merchantShare() / 2
-	return d.starved || h.held < d.hostShare()/2 || m.held == half-1
-}
-
-// forgetLocked removes one event, finished or dropped, from the counts.
-func (d *Dispatcher) forgetLocked(m *merchantQueue, h *hostLoad) {
-	m.held--
-	h.held--
+// by capacity, or the event's host holds less than half its share (the
+// order's next event may now be due).
+func (d *Dispatcher) finishedLocked(host string) bool {
 	d.held--
 	if d.held == 0 {
 		d.idle.Broadcast()
 	}
+	h := d.hosts[host]
+	return d.starved || h == nil || h.held < d.hostShare()/2
+}
+
+// forgetLocked removes a dropped event from the counts.
+func (d *Dispatcher) forgetLocked(m *merchantQueue, h *hostLoad) {
+	d.releaseLocked(m, h)
+	d.held--
+	if d.held == 0 {
+		d.idle.Broadcast()
+	}
+}
+
+// releaseLocked takes one event off its merchant's and host's counts.
+func (d *Dispatcher) releaseLocked(m *merchantQueue, h *hostLoad) {
+	m.held--
+	h.held--
 	if m.held == 0 {
 		delete(d.byMerchant, m.id)
 	}
