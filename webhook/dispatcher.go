@@ -288,6 +288,11 @@ func (d *Dispatcher) fill(ctx context.Context) (int, error) {
 	for {
 		d.mu.Lock()
 		n := d.maxHeld() - d.held
+		if d.running >= d.cfg.Workers {
+			// Nothing claimed now could start: the next answered
+			// delivery asks again (starved).
+			n = 0
+		}
 		if !d.fair() {
 			// startLocked has run: any queued event is behind a busy
 			// merchant or host, so every free worker may take a newly

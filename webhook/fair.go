@@ -165,7 +165,8 @@ func (d *Dispatcher) startNextLocked() bool {
 // sentLocked frees the delivery slot of an event whose request is over,
 // and takes it off its merchant's and host's counts: only its recording
 // remains, which is no concern of theirs. It reports whether a claim could
-// now take more for the host: it holds less than half its share. Refilling
+// now take more: the last one was cut short by capacity, or the host holds
+// less than half its share. Refilling
 // at half, not after every delivery, lets one claim serve many deliveries
 // to a busy host, and not waiting for the recording keeps the host busy
 // while the store's writer is.
@@ -174,7 +175,7 @@ func (d *Dispatcher) sentLocked(m *merchantQueue, h *hostLoad) bool {
 	h.running--
 	d.running--
 	d.releaseLocked(m, h)
-	return h.held < d.hostShare()/2
+	return d.starved || h.held < d.hostShare()/2
 }
 
 // finishedLocked accounts for a delivery recorded (or abandoned) and
