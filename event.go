@@ -87,3 +87,15 @@ type Outbox interface {
 	// body; previous attempts stay in the log.
 	Resend(ctx context.Context, id string, now time.Time) error
 }
+
+// FairClaim bounds one fair claim of due outbox events: merchants take
+// turns, and within a merchant its receiving hosts (host and port of the
+// URL) take turns, so neither a merchant with many hosts nor a host with
+// many events fills the claim.
+type FairClaim struct {
+	N             int      // events in all, at most
+	PerMerchant   int      // events of one merchant, at most
+	PerHost       int      // events of one merchant at one host, at most
+	SkipMerchants []string // merchants that get none (busy in the caller)
+	SkipHosts     []string // hosts that get none (busy in the caller)
+}

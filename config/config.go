@@ -96,7 +96,7 @@ func Default() Config {
 
 		WebhookTimeout:  10 * time.Second,
 		WebhookSchedule: "1m,5m,30m,2h,24h",
-		WebhookWorkers:  16,
+		WebhookWorkers:  32,
 		WebhookLease:    2 * time.Minute,
 
 		LateWindow:            7 * 24 * time.Hour,

@@ -32,8 +32,16 @@ type Config struct {
 	Timeout time.Duration
 	// Schedule of retries. Default DefaultSchedule.
 	Schedule Schedule
-	// Workers bounds concurrent deliveries. Default 16.
+	// Workers bounds concurrent deliveries. Default 32.
 	Workers int
+	// MerchantConcurrency bounds concurrent deliveries of one merchant's
+	// events, whatever its hosts: a merchant whose receivers hang (any
+	// number of them: the URL is the merchant's to change) ties up at most
+	// this many workers, and the rest serve the other merchants. Default
+	// twice HostConcurrency, at most a quarter of the workers when that is
+	// more (8 of 32): one hanging host of a merchant leaves room for its
+	// other hosts, and it takes four misbehaving merchants to fill the pool.
+	MerchantConcurrency int
 	// HostConcurrency bounds concurrent deliveries to one host (host:port of
 	// the URL), so a slow receiver ties up at most this many workers; its
 	// other due events wait in memory while other hosts' events go ahead.
@@ -75,13 +83,19 @@ func (c Config) withDefaults() Config {
 		c.Schedule = DefaultSchedule
 	}
 	if c.Workers <= 0 {
-		c.Workers = 16
+		c.Workers = 32
 	}
 	if c.HostConcurrency <= 0 {
 		c.HostConcurrency = 4
 	}
 	if c.HostConcurrency > c.Workers {
 		c.HostConcurrency = c.Workers
+	}
+	if c.MerchantConcurrency <= 0 {
+		c.MerchantConcurrency = max(2*c.HostConcurrency, c.Workers/4)
+	}
+	if c.MerchantConcurrency > c.Workers {
+		c.MerchantConcurrency = c.Workers
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = time.Second
@@ -132,24 +146,20 @@ type Dispatcher struct {
 	headers   sign.Headers
 
 	wake  chan struct{} // Notify: events were written
-	freed chan struct{} // a delivery finished while claims were held back
+	freed chan struct{} // a delivery asks for a claim (claimAgain)
 
-	mu      sync.Mutex
-	idle    *sync.Cond // broadcast when held drops to 0
-	hosts   map[string]*hostQueue
-	held    int  // events in memory: queued or running
-	running int  // deliveries in progress
-	starved bool // the last claim was cut short by capacity
-	ctx     context.Context
-	wg      sync.WaitGroup
+	mu         sync.Mutex
+	idle       *sync.Cond // broadcast when held drops to 0
+	byMerchant map[string]*merchantQueue
+	hosts      map[string]*hostLoad
+	turn       []string // merchants with queued events, next in turn first
+	held       int      // events in memory: queued or running
+	running    int      // deliveries in progress
+	starved    bool     // the last claim was cut short by capacity
+	ctx        context.Context
+	wg         sync.WaitGroup
 
 	attempted atomic.Int64
-}
-
-// hostQueue holds the claimed events for one receiver host.
-type hostQueue struct {
-	running int
-	queue   []cashier.Event
 }
 
 // NewDispatcher returns a dispatcher delivering from outbox with the keys
@@ -166,16 +176,17 @@ func NewDispatcher(cfg Config, outbox cashier.Outbox, merchants Merchants, clock
 		logger = slog.New(slog.DiscardHandler)
 	}
 	d := &Dispatcher{
-		cfg:       cfg,
-		outbox:    outbox,
-		merchants: merchants,
-		clock:     clock,
-		log:       logger.With("component", "webhook", "owner", cfg.Owner),
-		client:    newClient(cfg),
-		headers:   sign.HeaderNames(cfg.HeaderPrefix),
-		wake:      make(chan struct{}, 1),
-		freed:     make(chan struct{}, 1),
-		hosts:     map[string]*hostQueue{},
+		cfg:        cfg,
+		outbox:     outbox,
+		merchants:  merchants,
+		clock:      clock,
+		log:        logger.With("component", "webhook", "owner", cfg.Owner),
+		client:     newClient(cfg),
+		headers:    sign.HeaderNames(cfg.HeaderPrefix),
+		wake:       make(chan struct{}, 1),
+		freed:      make(chan struct{}, 1),
+		byMerchant: map[string]*merchantQueue{},
+		hosts:      map[string]*hostLoad{},
 	}
 	d.idle = sync.NewCond(&d.mu)
 	return d, nil
@@ -228,11 +239,8 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 
 func (d *Dispatcher) shutdown(cancelDeliveries context.CancelFunc) {
 	d.mu.Lock()
-	for _, h := range d.hosts {
-		// Claimed but not started: they wait for their leases to run out.
-		d.held -= len(h.queue)
-		h.queue = nil
-	}
+	// Claimed but not started: they wait for their leases to run out.
+	d.dropQueuedLocked(func(*cashier.Event) bool { return true })
 	d.mu.Unlock()
 	done := make(chan struct{})
 	go func() { d.wg.Wait(); close(done) }()
@@ -267,21 +275,30 @@ func (d *Dispatcher) DeliverDue(ctx context.Context) (int, error) {
 	}
 }
 
-// fill claims events while workers are free and starts what the worker and
-// host limits allow. Events for a host that is at its limit queue in memory,
-// so claiming goes on past them to other merchants' events; a worker is
-// never idle while a due event of an idle host waits. It returns how many
-// events it claimed.
+// fill claims events while there is room and starts what the worker,
+// merchant and host limits allow. Events of a merchant or host at its limit
+// queue in memory, so claiming goes on past them to other merchants'
+// events; a worker is never idle while a due event of an idle merchant and
+// host waits. It returns how many events it claimed.
 func (d *Dispatcher) fill(ctx context.Context) (int, error) {
 	total := 0
 	d.mu.Lock()
-	d.expireLocked()
+	d.dropQueuedLocked(d.leaseTooShort)
 	d.mu.Unlock()
 	for {
 		d.mu.Lock()
-		// startLocked has run: any queued event is behind a busy host, so
-		// every free worker may take a newly claimed one.
-		n := min(d.cfg.Workers-d.running, d.maxHeld()-d.held)
+		n := d.maxHeld() - d.held
+		if d.running >= d.cfg.Workers {
+			// Nothing claimed now could start: the next answered
+			// delivery asks again (starved).
+			n = 0
+		}
+		if !d.fair() {
+			// startLocked has run: any queued event is behind a busy
+			// merchant or host, so every free worker may take a newly
+			// claimed one, and no more are claimed than can start.
+			n = min(n, d.cfg.Workers-d.running)
+		}
 		d.starved = n <= 0
 		d.mu.Unlock()
 		if n <= 0 {
@@ -294,14 +311,7 @@ func (d *Dispatcher) fill(ctx context.Context) (int, error) {
 		total += len(evs)
 		d.mu.Lock()
 		for _, e := range evs {
-			key := hostKey(e.URL)
-			h := d.hosts[key]
-			if h == nil {
-				h = &hostQueue{}
-				d.hosts[key] = h
-			}
-			h.queue = append(h.queue, e)
-			d.held++
+			d.queueLocked(e)
 		}
 		d.startLocked()
 		d.mu.Unlock()
@@ -318,65 +328,32 @@ func (d *Dispatcher) leaseTooShort(e *cashier.Event) bool {
 	return d.clock.Now().Add(d.cfg.Timeout).After(e.LeaseUntil)
 }
 
-// expireLocked drops queued events whose leases are about to run out: a
-// later claim takes them again with a fresh lease.
-func (d *Dispatcher) expireLocked() {
-	for _, h := range d.hosts {
-		kept := h.queue[:0]
-		for _, e := range h.queue {
-			if d.leaseTooShort(&e) {
-				d.held--
-				continue
-			}
-			kept = append(kept, e)
-		}
-		clear(h.queue[len(kept):])
-		h.queue = kept
-	}
-}
-
-// startLocked starts queued events while workers and host slots are free.
-func (d *Dispatcher) startLocked() {
-	for key, h := range d.hosts {
-		for d.running < d.cfg.Workers && h.running < d.cfg.HostConcurrency && len(h.queue) > 0 {
-			e := h.queue[0]
-			h.queue[0] = cashier.Event{}
-			h.queue = h.queue[1:]
-			if d.leaseTooShort(&e) {
-				d.held--
-				continue
-			}
-			h.running++
-			d.running++
-			d.wg.Add(1)
-			go d.work(d.ctx, key, e)
-		}
-		if h.running == 0 && len(h.queue) == 0 {
-			delete(d.hosts, key)
-		}
-	}
-	if d.held == 0 {
-		d.idle.Broadcast()
-	}
-}
-
-func (d *Dispatcher) work(ctx context.Context, key string, e cashier.Event) {
+func (d *Dispatcher) work(ctx context.Context, m *merchantQueue, h *hostLoad, e cashier.Event) {
 	defer d.wg.Done()
-	d.deliver(ctx, e)
-	d.mu.Lock()
-	if h := d.hosts[key]; h != nil {
-		h.running--
-	}
-	d.running--
-	d.held--
-	starved := d.starved
-	d.startLocked()
-	d.mu.Unlock()
-	if starved {
-		select {
-		case d.freed <- struct{}{}:
-		default:
+	d.deliver(ctx, e, func() {
+		// The receiver has answered: its slot goes to the next event
+		// while this attempt is recorded.
+		d.mu.Lock()
+		wake := d.sentLocked(m, h)
+		d.startLocked()
+		d.mu.Unlock()
+		if wake {
+			d.claimAgain()
 		}
+	})
+	d.mu.Lock()
+	wake := d.finishedLocked(h.key)
+	d.mu.Unlock()
+	if wake {
+		d.claimAgain()
+	}
+}
+
+// claimAgain asks Run for another claim; it never blocks.
+func (d *Dispatcher) claimAgain() {
+	select {
+	case d.freed <- struct{}{}:
+	default:
 	}
 }
 
@@ -385,8 +362,18 @@ func (d *Dispatcher) work(ctx context.Context, key string, e cashier.Event) {
 // recorded, not repeated.
 const recordTimeout = 10 * time.Second
 
-// deliver makes one attempt at e and records it.
-func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event) {
+// deliver makes one attempt at e and records it, calling sent once the
+// request is over (before the recording, which waits for a commit shared
+// with other writes: the delivery slot is free meanwhile).
+func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event, sent func()) {
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			sent()
+		}
+	}
+	defer release()
 	log := d.log.With("event", e.ID, "merchant", e.MerchantID, "order", e.OrderID)
 	m, err := d.merchants.Merchant(ctx, e.MerchantID)
 	if err != nil && cashier.ErrorCode(err) != cashier.ENotFound {
@@ -402,6 +389,7 @@ func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event) {
 		a = attempt{At: d.clock.Now(), Err: "merchant not found"}
 	} else {
 		a = d.post(ctx, e.URL, e.Type, e.ID, e.Body, m.WebhookKey)
+		release()
 		d.attempted.Add(1)
 		if !a.ok() && ctx.Err() != nil {
 			log.Info("delivery interrupted by shutdown; the lease will run out and the event go again")

@@ -198,7 +198,13 @@ func (rc *receiver) requests() []received {
 // waitFor polls cond for up to 5 s of real time.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	waitUntil(t, what, 5*time.Second, cond)
+}
+
+// waitUntil polls cond for up to d of real time.
+func waitUntil(t testing.TB, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -264,4 +265,65 @@ func TestStaleQueuedEventIsNotSentUnderAnExpiringLease(t *testing.T) {
 	if e.event(first.ID).State != cashier.EventDelivered {
 		t.Error("first event not delivered")
 	}
+}
+
+// TestBurstIsDeliveredWithoutPolling: a backlog of orders' three events
+// each to one receiver that answers at once is delivered completely by the
+// dispatcher's own wake-ups (a delivery that leaves its host short of
+// queued events, or makes the order's next event due, claims again), with
+// no poll: the poll interval is an hour. Each event arrives once, and each
+// order's events in order. Before, claims came only per poll once the
+// first claims were delivered, so such a burst trickled out a host's share
+// per poll.
+func TestBurstIsDeliveredWithoutPolling(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, nil)
+	const orders = 200
+	statuses := []cashier.CollectionStatus{cashier.CollectionPending, cashier.CollectionSuccess, cashier.CollectionExpired}
+	e.update(func(tx cashier.Tx) error {
+		now := e.clock.Now()
+		for _, st := range statuses {
+			for i := range orders {
+				ev, err := e.writer.CollectionEvent(collection(e.m, fmt.Sprintf("co_%03d", i), st, now), &cashier.Cashier{WebhookURL: rc.URL}, now)
+				if err != nil {
+					return err
+				}
+				if err := tx.AddEvent(context.Background(), ev); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	cfg := sandbox
+	cfg.PollInterval = time.Hour
+	run(t, e.dispatcher(cfg)) // Run claims once at start; nothing else wakes it
+
+	deadline := time.Now().Add(60 * time.Second)
+	for len(rc.requests()) < len(statuses)*orders {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d events delivered; the rest wait for a poll", len(rc.requests()), len(statuses)*orders)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	seen := map[string]bool{}
+	next := map[string]int{} // order id → index of the status it must see next
+	for _, r := range rc.requests() {
+		var b struct{ EventID, OrderID, Status string }
+		if err := json.Unmarshal(r.Body, &b); err != nil {
+			t.Fatal(err)
+		}
+		if seen[b.EventID] {
+			t.Fatalf("event %s delivered twice", b.EventID)
+		}
+		seen[b.EventID] = true
+		if want := statuses[next[b.OrderID]]; b.Status != string(want) {
+			t.Fatalf("order %s: got %s, want %s next", b.OrderID, b.Status, want)
+		}
+		next[b.OrderID]++
+	}
+	waitFor(t, "every delivery recorded", func() bool {
+		evs, err := e.db.Events(context.Background(), cashier.EventFilter{State: cashier.EventDelivered, Limit: 10 * orders})
+		return err == nil && len(evs) == len(statuses)*orders
+	})
 }
