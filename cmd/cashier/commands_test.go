@@ -216,6 +216,12 @@ func TestDocumentedCommands(t *testing.T) {
 	t.Run("provisioned data directory", func(t *testing.T) {
 		data := t.TempDir()
 		env := []string{"CASHIER_MODE=sandbox"} // a loopback webhook URL is allowed
+		if i := use(t, env, "init", "--data", data); i["data"] != data || (i["database"] == "sqlite" && i["created"] != true) {
+			t.Fatalf("init: %v", i)
+		}
+		if v := use(t, nil, "version"); v["module"] != "github.com/stablecashier/cashier" {
+			t.Fatalf("version: %v", v)
+		}
 		m := use(t, env, "merchant", "create", "--data", data, "--name", "Docs Shop")["merchantId"].(string)
 		if c := use(t, nil, "cashier", "create", "--data", data, "--merchant", m, "--webhook-url", "http://127.0.0.1:9/hook"); c["merchantId"] != m {
 			t.Fatalf("cashier create: %v", c)

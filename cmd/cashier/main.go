@@ -20,7 +20,7 @@ func main() {
 	switch {
 	case errors.Is(err, flag.ErrHelp): // -h: the flag package printed the usage
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "cashier:", err)
+		fmt.Fprintln(os.Stderr, "cashier:", err) // the only place an error is printed
 		os.Exit(1)
 	}
 }
@@ -28,7 +28,8 @@ func main() {
 const usage = `usage: cashier COMMAND [flags]
 
 commands:
-  serve                 run the service (flags: cashier serve -h)
+  init                  create a data directory's database and master key: --data DIR [--database-url URL]
+  serve                 run the service on an initialised data directory (flags: cashier serve -h)
   sandbox               run the service with in-process dev chains and demo data
                         (--only chains|service runs one half: cashier sandbox -h)
   sandbox pay           pay a sandbox collection order from the demo customer wallet:
@@ -54,6 +55,7 @@ commands:
   sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
   sweep native          sweep ETH/TRX sent to deposit addresses into the merchants' vaults:
                         --data DIR --chain C [--address DEPOSIT] [--wait 2m]
+  version               the build: module version, commit, Go version
 `
 
 // run is the whole program with its outside world passed in, so tests can
@@ -68,6 +70,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
+	case "init":
+		return initCmd(ctx, rest, getenv, stdout, stderr)
+	case "version":
+		return versionCmd(rest, stdout, stderr)
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
 	case "sandbox":
