@@ -72,20 +72,7 @@ func TestServeNeedsInit(t *testing.T) {
 		t.Fatal("a second init changed the master key")
 	}
 
-	srv := &proc{cmd: exec.Command(bin, "serve", "--data", data, "--addr", "127.0.0.1:0"), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
-	srv.cmd.Stdout, srv.cmd.Stderr = &syncWriter{w: srv.stdout}, &syncWriter{w: srv.stderr}
-	if err := srv.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { srv.done <- srv.cmd.Wait() }()
-	t.Cleanup(func() { srv.cmd.Process.Kill() })
-	var base string
-	waitFor(t, "serve on the initialised directory", time.Minute, func() bool {
-		line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
-		var ok bool
-		base, ok = strings.CutPrefix(string(line), "cashier listening on ")
-		return ok
-	})
+	srv, base := serveWith(t, bin, nil, data)
 	resp, err := http.Get(base + "/healthz")
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET /healthz: %v %v", resp, err)
@@ -201,4 +188,25 @@ func TestJSONIndentedOnATerminal(t *testing.T) {
 	if bytes.Count(piped, []byte("\n")) != 1 || !json.Valid(piped) {
 		t.Errorf("into a pipe: %q", piped)
 	}
+}
+
+// serveWith starts `bin serve` on data and returns it with its base URL.
+func serveWith(t *testing.T, bin string, env []string, data string) (*proc, string) {
+	t.Helper()
+	srv := &proc{cmd: exec.Command(bin, "serve", "--data", data, "--addr", "127.0.0.1:0"), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
+	srv.cmd.Env = append(os.Environ(), env...)
+	srv.cmd.Stdout, srv.cmd.Stderr = &syncWriter{w: srv.stdout}, &syncWriter{w: srv.stderr}
+	if err := srv.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { srv.done <- srv.cmd.Wait() }()
+	t.Cleanup(func() { srv.cmd.Process.Kill() })
+	var base string
+	waitFor(t, "serve", time.Minute, func() bool {
+		line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
+		var ok bool
+		base, ok = strings.CutPrefix(string(line), "cashier listening on ")
+		return ok
+	})
+	return srv, base
 }

@@ -51,6 +51,12 @@ commands:
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
   user create           create a dashboard user: --data DIR --email E (--merchant ID --role owner|developer|reviewer|viewer | --operator) [--password-stdin]
+  user list             list dashboard users (no secrets): --data DIR [--merchant ID | --operator]
+  user disable          stop a user signing in and end their sessions: --data DIR --email E
+  user enable           let a disabled user sign in again: --data DIR --email E
+  user reset-password   set a new password (printed once) and end the user's sessions: --data DIR --email E [--password-stdin]
+  user reset-totp       remove the user's second factor (set up again at next sign-in) and end their sessions: --data DIR --email E
+  user remove           delete a user and their sessions (not the last owner or operator): --data DIR --email E
   collection cancel     cancel a PENDING collection order: --data DIR --order ORDER_NO --merchant ID
   sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
   sweep native          sweep ETH/TRX sent to deposit addresses into the merchants' vaults:
@@ -98,6 +104,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return sweepNative(ctx, rest, getenv, stdout, stderr)
 	case "user create":
 		return userCreate(ctx, rest, getenv, stdout, stderr)
+	case "user list":
+		return userList(ctx, rest, getenv, stdout, stderr)
+	case "user disable", "user enable", "user reset-password", "user reset-totp", "user remove":
+		return userChange(ctx, cmd, rest, getenv, stdout, stderr)
 	case "collection cancel":
 		return collectionCancel(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
