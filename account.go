@@ -124,6 +124,11 @@ type AccountTx interface {
 	CreateSession(ctx context.Context, s *Session) error
 	TouchSession(ctx context.Context, hash []byte, seen time.Time) error
 	DeleteSession(ctx context.Context, hash []byte) error
+	// EndSessions deletes every session of a user and reports how many.
+	EndSessions(ctx context.Context, userID string) (int, error)
+	// DeleteUser removes a user and their sessions; the audit log keeps
+	// their entries.
+	DeleteUser(ctx context.Context, id string) error
 	AddAudit(ctx context.Context, e *AuditEntry) error
 	// ReplaceMerchantKeys stores m's new API, secret and webhook keys and
 	// status; the old API key stops working at commit.

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -152,14 +154,105 @@ func (c *Config) Load(fs *flag.FlagSet, args []string, getenv func(string) strin
 	}
 	if fs.Name() != "serve" && fs.Name() != "sandbox" {
 		fs.Usage = func() { briefUsage(fs, settings) }
+	} else {
+		fs.Usage = func() { groupedUsage(fs, settings) }
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := Parse(fs, args); err != nil {
 		return nil, err
 	}
 	if err := c.applyRemembered(fields, explicit); err != nil {
 		return nil, err
 	}
 	return fs.Args(), c.Validate()
+}
+
+// Parse parses args with fs and reports a bad flag once: the flag package
+// would print the error and the whole usage, and the caller the error again.
+// -h prints the usage and returns flag.ErrHelp.
+func Parse(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		if fs.Usage != nil {
+			fs.Usage()
+		} else {
+			fmt.Fprintf(out, "Usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
+		return err
+	case err != nil:
+		return fmt.Errorf("%s: %w (cashier %s -h lists the flags)", fs.Name(), err, fs.Name())
+	}
+	return nil
+}
+
+// topics groups the service's settings in `serve -h`, in this order; a
+// setting not listed falls under "other" (TestEverySettingHasATopic).
+var topics = []struct {
+	name  string
+	flags []string
+}{
+	{"service", []string{"data", "database-url", "addr", "mode", "public-url", "registry", "log-level"}},
+	{"API requests and signing", []string{"header-prefix", "sign-encodings", "sign-field", "unknown-fields", "error-status", "recv-window", "recv-window-max", "future-skew", "collection-ttl"}},
+	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "cache-ttl"}},
+	{"webhooks", []string{"webhook-timeout", "webhook-schedule", "webhook-workers", "webhook-lease", "webhook-signature", "webhook-body"}},
+	{"chains", []string{"eth-rpc", "arb-rpc", "tron-api", "late-window", "watch-interval", "scan-chunk", "watch-native"}},
+	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "sweep-min", "sweep-interval"}},
+	{"several instances", []string{"lease-ttl"}},
+	{"dashboard", []string{"dashboard-secure-cookie"}},
+	{"monitoring", []string{"metrics-addr", "pprof-addr"}},
+}
+
+// groupedUsage is the -h of the service (serve, sandbox): the command's own
+// flags, then the settings by topic, then the ones read only from the
+// environment (secrets stay out of process listings).
+func groupedUsage(fs *flag.FlagSet, setting map[string]bool) {
+	w := fs.Output()
+	fmt.Fprintf(w, "Usage of %s:\n", fs.Name())
+	section := func(title string, names []string) {
+		sub := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+		sub.SetOutput(w)
+		n := 0
+		for _, name := range names {
+			if f := fs.Lookup(name); f != nil {
+				sub.Var(f.Value, f.Name, f.Usage)
+				n++
+			}
+		}
+		if n == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s:\n", title)
+		sub.PrintDefaults()
+	}
+	var own, other []string
+	placed := map[string]bool{}
+	for _, t := range topics {
+		for _, n := range t.flags {
+			placed[n] = true
+		}
+	}
+	fs.VisitAll(func(f *flag.Flag) {
+		switch {
+		case !setting[f.Name]:
+			own = append(own, f.Name)
+		case !placed[f.Name]:
+			other = append(other, f.Name)
+		}
+	})
+	section(fs.Name(), own)
+	for _, t := range topics {
+		section(t.name, t.flags)
+	}
+	section("other", other)
+	fmt.Fprintln(w, "\nenvironment only (secrets, kept out of process listings):")
+	fmt.Fprintln(w, "  CASHIER_MASTER_KEY     the master key sealing stored secrets (default: DATA/master.key)")
+	fmt.Fprintln(w, "  CASHIER_SERVICE_KEYS   service keys CHAIN.ROLE=HEX,... (signer, executor, sweeper)")
+	fmt.Fprintln(w, "  CASHIER_TRON_API_KEY   API key of the TRON full-node provider")
+	fmt.Fprintln(w, "\nEvery setting is also read from its environment variable, named in its line; a flag wins.")
 }
 
 // briefUsage is the -h of a command that is not the service: its own flags

@@ -306,3 +306,29 @@ func TestRegistryRememberedAbsolute(t *testing.T) {
 		t.Fatalf("network name %q", n.NetworkName)
 	}
 }
+
+// TestEverySettingHasATopic: each setting of serve -h is under one topic
+// heading, and every name a topic lists is a setting.
+func TestEverySettingHasATopic(t *testing.T) {
+	var c Config
+	flags := map[string]bool{}
+	for _, f := range c.fields() {
+		if f.flag != "-" {
+			flags[f.flag] = true
+		}
+	}
+	seen := map[string]int{}
+	for _, tp := range topics {
+		for _, n := range tp.flags {
+			seen[n]++
+			if !flags[n] {
+				t.Errorf("topic %q lists %q, which is no setting", tp.name, n)
+			}
+		}
+	}
+	for f := range flags {
+		if seen[f] != 1 {
+			t.Errorf("setting %q is under %d topics, want 1", f, seen[f])
+		}
+	}
+}

@@ -219,6 +219,23 @@ func (t *tx) DeleteSession(ctx context.Context, hash []byte) error {
 	return writeErr(err, "session", "")
 }
 
+func (t *tx) EndSessions(ctx context.Context, userID string) (int, error) {
+	res, err := t.tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ?`, userID)
+	if err != nil {
+		return 0, writeErr(err, "sessions", "")
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+func (t *tx) DeleteUser(ctx context.Context, id string) error {
+	if _, err := t.EndSessions(ctx, id); err != nil {
+		return err
+	}
+	res, err := t.tx.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, id)
+	return oneRow(res, err, "user", id)
+}
+
 func (t *tx) AddAudit(ctx context.Context, e *cashier.AuditEntry) error {
 	// RETURNING rather than LastInsertId, which not every driver has.
 	err := t.tx.QueryRowContext(ctx, `INSERT INTO audit_log (at, user_id, email, merchant_id, action, target, detail, ip)

@@ -44,7 +44,7 @@ func binaryCommands(t *testing.T) []string {
 	if err != nil {
 		t.Fatalf("cashier help: %v", err)
 	}
-	line := regexp.MustCompile(`^  ([a-z]+(?: [a-z]+)?)  +\S`)
+	line := regexp.MustCompile(`^  ([a-z]+(?: [a-z]+(?:-[a-z]+)*)?)  +\S`)
 	var cmds []string
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
@@ -88,7 +88,8 @@ func documentedCommands(t *testing.T, known []string) map[string]bool {
 	for g := range groups {
 		names = append(names, g)
 	}
-	mention := regexp.MustCompile(`\bcashier (` + strings.Join(names, "|") + `)\b(?: ([a-z]+(?:\|[a-z]+)*)\b)?`)
+	word := `[a-z]+(?:-[a-z]+)*`
+	mention := regexp.MustCompile(`\bcashier (` + strings.Join(names, "|") + `)\b(?: (` + word + `(?:\|` + word + `)*)\b)?`)
 	doc := map[string]bool{}
 	for _, m := range mention.FindAllStringSubmatch(flat, -1) {
 		group, subs := m[1], m[2]
@@ -225,6 +226,12 @@ func TestDocumentedCommands(t *testing.T) {
 	t.Run("provisioned data directory", func(t *testing.T) {
 		data := t.TempDir()
 		env := []string{"CASHIER_MODE=sandbox"} // a loopback webhook URL is allowed
+		if i := use(t, env, "init", "--data", data); i["data"] != data || (i["database"] == "sqlite" && i["created"] != true) {
+			t.Fatalf("init: %v", i)
+		}
+		if v := use(t, nil, "version"); v["module"] != "github.com/stablecashier/cashier" {
+			t.Fatalf("version: %v", v)
+		}
 		m := use(t, env, "merchant", "create", "--data", data, "--name", "Docs Shop")["merchantId"].(string)
 		if c := use(t, nil, "cashier", "create", "--data", data, "--merchant", m, "--webhook-url", "http://127.0.0.1:9/hook"); c["merchantId"] != m {
 			t.Fatalf("cashier create: %v", c)
@@ -265,6 +272,24 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 		if u := use(t, nil, "user", "create", "--data", data, "--email", "viewer@docs.example", "--merchant", m, "--role", "viewer"); u["email"] != "viewer@docs.example" || u["password"] == "" {
 			t.Fatalf("user create: %v", u)
+		}
+		if u := use(t, nil, "user", "list", "--data", data, "--merchant", m); u["total"] != float64(1) {
+			t.Fatalf("user list: %v", u)
+		}
+		if u := use(t, nil, "user", "disable", "--data", data, "--email", "viewer@docs.example"); u["disabled"] != true {
+			t.Fatalf("user disable: %v", u)
+		}
+		if u := use(t, nil, "user", "enable", "--data", data, "--email", "viewer@docs.example"); u["disabled"] != false {
+			t.Fatalf("user enable: %v", u)
+		}
+		if u := use(t, nil, "user", "reset-password", "--data", data, "--email", "viewer@docs.example"); len(u["password"].(string)) != 20 {
+			t.Fatalf("user reset-password: %v", u)
+		}
+		if u := use(t, nil, "user", "reset-totp", "--data", data, "--email", "viewer@docs.example"); u["totp"] != false {
+			t.Fatalf("user reset-totp: %v", u)
+		}
+		if u := use(t, nil, "user", "remove", "--data", data, "--email", "viewer@docs.example"); u["removed"] != true {
+			t.Fatalf("user remove: %v", u)
 		}
 		used["serve"] = true
 		srv := start(t, nil, "serve", "--data", data, "--addr", "127.0.0.1:0")

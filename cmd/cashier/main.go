@@ -20,7 +20,7 @@ func main() {
 	switch {
 	case errors.Is(err, flag.ErrHelp): // -h: the flag package printed the usage
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "cashier:", err)
+		fmt.Fprintln(os.Stderr, "cashier:", err) // the only place an error is printed
 		os.Exit(1)
 	}
 }
@@ -28,7 +28,8 @@ func main() {
 const usage = `usage: cashier COMMAND [flags]
 
 commands:
-  serve                 run the service (flags: cashier serve -h)
+  init                  create a data directory's database and master key: --data DIR [--database-url URL]
+  serve                 run the service on an initialised data directory (flags: cashier serve -h)
   sandbox               run the service with in-process dev chains and demo data
                         (--only chains|service runs one half: cashier sandbox -h)
   sandbox pay           pay a sandbox collection order from the demo customer wallet:
@@ -58,10 +59,17 @@ commands:
   webhook resend        deliver an event again: --data DIR --event ID
   webhook test          send a signed test event: --data DIR --cashier ID
   user create           create a dashboard user: --data DIR --email E (--merchant ID --role owner|developer|reviewer|viewer | --operator) [--password-stdin]
+  user list             list dashboard users (no secrets): --data DIR [--merchant ID | --operator]
+  user disable          stop a user signing in and end their sessions: --data DIR --email E
+  user enable           let a disabled user sign in again: --data DIR --email E
+  user reset-password   set a new password (printed once) and end the user's sessions: --data DIR --email E [--password-stdin]
+  user reset-totp       remove the user's second factor (set up again at next sign-in) and end their sessions: --data DIR --email E
+  user remove           delete a user and their sessions (not the last owner or operator): --data DIR --email E
   collection cancel     cancel a PENDING collection order: --data DIR --order ORDER_NO --merchant ID
   sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
   sweep native          sweep ETH/TRX sent to deposit addresses into the merchants' vaults:
                         --data DIR --chain C [--address DEPOSIT] [--wait 2m]
+  version               the build: module version, commit, Go version
 `
 
 // run is the whole program with its outside world passed in, so tests can
@@ -76,6 +84,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
 	switch cmd {
+	case "init":
+		return initCmd(ctx, rest, getenv, stdout, stderr)
+	case "version":
+		return versionCmd(rest, stdout, stderr)
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
 	case "sandbox":
@@ -102,6 +114,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return sweepNative(ctx, rest, getenv, stdout, stderr)
 	case "user create":
 		return userCreate(ctx, rest, getenv, stdout, stderr)
+	case "user list":
+		return userList(ctx, rest, getenv, stdout, stderr)
+	case "user disable", "user enable", "user reset-password", "user reset-totp", "user remove":
+		return userChange(ctx, cmd, rest, getenv, stdout, stderr)
 	case "collection cancel":
 		return collectionCancel(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 
@@ -149,7 +150,23 @@ func servedRegistry(cfg config.Config) (*cashier.Registry, error) {
 	return sandbox.Registry(info, sandbox.DefaultConfirmations)
 }
 
+// printJSON writes v as one JSON document: indented when w is a terminal,
+// for a person, and on one line otherwise, for scripts and pipes.
 func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
+	if isTerminal(w) {
+		enc.SetIndent("", "  ")
+	}
 	return enc.Encode(v)
+}
+
+// isTerminal reports whether w is a character device (a terminal), not a
+// file or pipe.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -119,7 +119,7 @@ func sandboxPay(ctx context.Context, args []string, getenv func(string) string, 
 	fs.StringVar(&req.Amount, "amount", "", "amount to send, decimal (default: the order's amount)")
 	fs.StringVar(&req.MerchantID, "merchant", "", "merchant id (default: the demo merchant)")
 	fs.StringVar(&req.Symbol, "symbol", "", "token to send, or ETH / TRX for the network's own coin (--amount required) (default: the order's token)")
-	if err := fs.Parse(args); err != nil {
+	if err := config.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

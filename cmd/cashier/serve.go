@@ -22,6 +22,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if len(rest) > 0 {
 		return fmt.Errorf("serve: unexpected arguments %q", rest)
 	}
+	// A missing database is a mistyped --data or a lost volume far more
+	// often than a first start: starting empty would also make a new master
+	// key. `cashier init` creates one on purpose.
+	if !app.HasDatabase(cfg) {
+		return fmt.Errorf("serve: no database in %q: check --data, or create one with `cashier init --data %s`", cfg.Data, cfg.Data)
+	}
 	svc, err := app.New(ctx, cfg, app.Options{}, stderr)
 	if err != nil {
 		return err

@@ -31,12 +31,8 @@ func userCreate(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	defer st.Close()
 	if fromStdin {
-		line, err := bufio.NewReader(stdin).ReadString('\n')
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("read password: %w", err)
-		}
-		if spec.Password = strings.TrimRight(line, "\r\n"); spec.Password == "" {
-			return fmt.Errorf("--password-stdin: no password on stdin")
+		if spec.Password, err = readPassword(); err != nil {
+			return err
 		}
 	}
 	out, err := dashboard.CreateUser(ctx, st.(cashier.AccountStore), cashier.SystemClock{}, spec, "cli")
@@ -44,4 +40,66 @@ func userCreate(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	return printJSON(stdout, out)
+}
+
+func userList(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var merchant string
+	var operators bool
+	st, _, err := provisionFlags(ctx, "user list", args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&merchant, "merchant", "", "only this merchant's users")
+		fs.BoolVar(&operators, "operator", false, "only the operators")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if merchant != "" && operators {
+		return fmt.Errorf("user list: --merchant and --operator exclude each other")
+	}
+	users, err := dashboard.ListUsers(ctx, st.(cashier.AccountStore), merchant, operators)
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]any{"users": users, "total": len(users)})
+}
+
+// userChange is user disable|enable|reset-password|reset-totp|remove.
+func userChange(ctx context.Context, cmd string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	action := strings.TrimPrefix(cmd, "user ")
+	var email string
+	var fromStdin bool
+	st, _, err := provisionFlags(ctx, cmd, args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the user's email (required)")
+		if action == dashboard.UserResetPassword {
+			fs.BoolVar(&fromStdin, "password-stdin", false, "read the new password from the first line of stdin instead of generating one")
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var password string
+	if fromStdin {
+		if password, err = readPassword(); err != nil {
+			return err
+		}
+	}
+	out, err := dashboard.ChangeUser(ctx, st.(cashier.AccountStore), cashier.SystemClock{}, email, action, password, "cli")
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, out)
+}
+
+// readPassword reads --password-stdin's first line.
+func readPassword() (string, error) {
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("read password: %w", err)
+	}
+	pw := strings.TrimRight(line, "\r\n")
+	if pw == "" {
+		return "", fmt.Errorf("--password-stdin: no password on stdin")
+	}
+	return pw, nil
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/stablecashier/cashier/app"
+	"github.com/stablecashier/cashier/config"
+)
+
+// initCmd creates a data directory's database (migrated) and master key,
+// so that `serve` can start on it. On a directory that has one already it
+// changes nothing and says so, so a provisioning script may run it on
+// every deploy.
+func initCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := config.Default()
+	rest, err := cfg.Load(fs, args, getenv)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("init: unexpected arguments %q", rest)
+	}
+	out := map[string]any{"database": "sqlite"}
+	if cfg.DatabaseURL != "" {
+		out["database"] = "postgres" // its schema is created or brought up to date
+	} else {
+		out["created"] = !app.HasDatabase(cfg)
+	}
+	st, err := app.OpenStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := cfg.Remember(true); err != nil { // the settings the directory was created with
+		return err
+	}
+	out["data"], _ = filepath.Abs(cfg.Data)
+	return printJSON(stdout, out)
+}
+
+// versionCmd prints the build: the module version and the commit it was
+// built from, as the Go toolchain recorded them.
+func versionCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := config.Parse(fs, args); err != nil {
+		return err
+	}
+	out := map[string]any{"version": "(unknown)"}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		out["version"] = bi.Main.Version
+		out["module"] = bi.Main.Path
+		out["go"] = bi.GoVersion
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				out["revision"] = s.Value
+			case "vcs.time":
+				out["commitTime"] = s.Value
+			case "vcs.modified":
+				out["modified"] = s.Value == "true"
+			}
+		}
+	}
+	return printJSON(stdout, out)
+}
