@@ -197,12 +197,12 @@ var topics = []struct {
 }{
 	{"service", []string{"data", "database-url", "addr", "mode", "public-url", "registry", "log-level"}},
 	{"API requests and signing", []string{"header-prefix", "sign-encodings", "sign-field", "unknown-fields", "error-status", "recv-window", "recv-window-max", "future-skew", "collection-ttl"}},
-	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "cache-ttl"}},
+	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "max-cpu-wait", "cache-ttl"}},
 	{"webhooks", []string{"webhook-timeout", "webhook-schedule", "webhook-workers", "webhook-lease", "webhook-signature", "webhook-body"}},
 	{"chains", []string{"eth-rpc", "arb-rpc", "tron-api", "late-window", "watch-interval", "scan-chunk", "watch-native"}},
-	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "sweep-min", "sweep-interval"}},
+	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "payout-gas-cap", "sweep-min", "sweep-interval"}},
 	{"several instances", []string{"lease-ttl"}},
-	{"dashboard", []string{"dashboard-secure-cookie"}},
+	{"dashboard", []string{"dashboard-secure-cookie", "dashboard-password-checks"}},
 	{"monitoring", []string{"metrics-addr", "pprof-addr"}},
 }
 
