@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
@@ -45,6 +46,13 @@ func setPageHeaders(h http.Header) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "SAMEORIGIN")
+}
+
+// allowFraming lets the one merchant origin (checked against the
+// cashier's allowed origins) embed the page, as the widget SDK does.
+func allowFraming(h http.Header, origin string) {
+	h.Set("Content-Security-Policy", strings.Replace(pageCSP, "frame-ancestors 'self'", "frame-ancestors "+origin, 1))
+	h.Del("X-Frame-Options") // it cannot name another origin; frame-ancestors does
 }
 
 // handleAsset serves the page's embedded script, style and texts.

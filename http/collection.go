@@ -21,7 +21,16 @@ func (s *server) newCollectionDetail(r *http.Request, o *cashier.CollectionOrder
 		Symbol: o.Symbol, ChainID: string(o.Chain), Status: string(o.Status), TxID: o.TxID,
 		DepositAddress: o.DepositAddress, PayURL: s.payURL(r, o),
 		ExpireTime: cashier.Millis(o.ExpireAt), CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
+		CreatedBy: createdBy(o), Origin: o.Origin,
 	}
+}
+
+// createdBy is "browser" for an order of the widget SDK, else "api".
+func createdBy(o *cashier.CollectionOrder) string {
+	if o.BrowserCreated() {
+		return "browser"
+	}
+	return "api"
 }
 
 // payURL is the hosted payment page of o: this server's /pay/ page under
@@ -85,10 +94,17 @@ func (s *server) walletURL(r *http.Request, o *cashier.CollectionOrder, amount *
 }
 
 // backURL is where the page's final states lead the customer: the order's
-// redirectUrl when it is a web address.
-func (s *server) backURL(_ *http.Request, o *cashier.CollectionOrder) string {
+// redirectUrl when it is a web address, else the cashier's site: the page
+// a browser-created order came from, or the cashier's first allowed origin.
+func (s *server) backURL(r *http.Request, o *cashier.CollectionOrder) string {
 	if u, err := url.Parse(o.RedirectURL); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
 		return o.RedirectURL
+	}
+	if o.Origin != "" {
+		return o.Origin + "/"
+	}
+	if c, err := s.store.Cashier(r.Context(), o.CashierID); err == nil && len(c.AllowedOrigins) > 0 {
+		return c.AllowedOrigins[0] + "/"
 	}
 	return ""
 }

@@ -22,7 +22,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <title>{{.Title}}</title><link rel="stylesheet" href="/assets/cashier.css"></head><body{{if .Theme}} class="theme-{{.Theme}}"{{end}}>{{end}}
 
 {{define "pay"}}{{template "head" .Head}}{{$l := .L}}
-<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}"{{if .Embedded}} data-embedded="yes"{{end}}>
+<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}"{{if .ParentOrigin}} data-parent-origin="{{.ParentOrigin}}"{{end}}>
 <header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>{{t $l "lang.switch" nil}}</button></header>
 <section class="amount"><div class="label" id="amount-label" data-i18n="{{.AmountLabel}}">{{t $l .AmountLabel nil}}</div>
 <div class="sum"><span id="amount">{{.St.Due}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
@@ -45,7 +45,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <div id="message" class="message" hidden></div>
 <div class="actions">
 <button type="button" id="cancel" class="cancel" data-i18n="cancel" hidden>{{t $l "cancel" nil}}</button>
-<a id="back" class="back" href="{{.St.BackURL}}" rel="noreferrer" data-i18n="back"{{if not .Back}} hidden{{end}}>{{t $l "back" nil}}</a>
+<a id="back" class="back" href="{{.St.BackURL}}" rel="noreferrer"{{if .ParentOrigin}} target="_top"{{end}} data-i18n="back"{{if not .Back}} hidden{{end}}>{{t $l "back" nil}}</a>
 </div>
 <p class="order"><span data-i18n="order">{{t $l "order" nil}}</span> <span id="order-no">{{.OrderNo}}</span></p>
 </main>
@@ -118,6 +118,11 @@ func pageTheme(r *http.Request) string {
 }
 
 func (s *server) render(w http.ResponseWriter, status int, name string, data any) {
+	s.renderFramed(w, status, name, data, "")
+}
+
+// renderFramed renders a page that frameOrigin, when set, may embed.
+func (s *server) renderFramed(w http.ResponseWriter, status int, name string, data any, frameOrigin string) {
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
 		s.log.Error("render page", "page", name, "error", err)
@@ -128,6 +133,9 @@ func (s *server) render(w http.ResponseWriter, status int, name string, data any
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	setPageHeaders(h)
+	if frameOrigin != "" {
+		allowFraming(h, frameOrigin)
+	}
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }
@@ -156,7 +164,8 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		Merchant, TitleText, Detail, StatusURL, CancelURL, Chain string
 		AmountLabel                                              string
 		QR, WalletURL                                            template.URL
-		Back, Progress, Embedded                                 bool
+		ParentOrigin                                             string
+		Back, Progress                                           bool
 		EVMChainID                                               int64
 		Decimals                                                 int
 		Vars                                                     map[string]string
@@ -166,9 +175,9 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		St:   st, L: lang, Address: o.DepositAddress, Expires: o.ExpireAt.UTC().Format(time.RFC1123), OrderNo: o.OrderNo,
 		Network: string(o.Chain), Chain: string(o.Chain), Decimals: o.Decimals,
 		StatusURL: "/pay/" + o.ID + "/status", CancelURL: "/pay/" + o.ID + "/cancel",
-		Back:     st.BackURL != "" && pageFinal(st.State),
-		Progress: !st.Payable && (st.State == pageSeen || st.State == pageConfirming),
-		Embedded: r.URL.Query().Get("embed") == "1",
+		Back:         st.BackURL != "" && pageFinal(st.State),
+		Progress:     !st.Payable && (st.State == pageSeen || st.State == pageConfirming),
+		ParentOrigin: s.frameOrigin(r, o),
 	}
 	data.AmountLabel = "pay"
 	if st.Due != st.Amount {
@@ -193,7 +202,7 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 	data.Texts = pageTexts
 	data.QR = template.URL(st.QR)               // generated here: a data:image/png URI
 	data.WalletURL = template.URL(st.WalletURL) // generated here: ethereum: or tronlinkoutside: link
-	s.render(w, http.StatusOK, "pay", data)
+	s.renderFramed(w, http.StatusOK, "pay", data, data.ParentOrigin)
 	return nil
 }
 

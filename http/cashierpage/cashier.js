@@ -184,6 +184,22 @@
       });
   });
 
+  if (embedded) {
+    // Only the merchant's page that embeds us, at the origin the server
+    // checked, is listened to.
+    window.addEventListener("message", function (ev) {
+      if (ev.origin !== parentOrigin || ev.source !== window.parent) return;
+      var m = ev.data;
+      if (!m || m.source !== "cashier-sdk" || m.type !== "init") return;
+      var d = m.data || {};
+      if (d.lang === "zh-CN" || d.lang === "en-US") lang = d.lang === "zh-CN" ? "zh" : "en";
+      if (d.theme === "dark" || d.theme === "light") document.body.className = "theme-" + d.theme;
+      root.setAttribute("data-sdk", "init");
+      applyLang();
+    });
+    window.parent.postMessage({ source: "cashier", type: "ready" }, parentOrigin);
+  }
+
   applyLang();
   setInterval(tick, 1000);
   poll();
