@@ -25,8 +25,8 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}"{{if .ParentOrigin}} data-parent-origin="{{.ParentOrigin}}"{{end}}>
 <header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>{{t $l "lang.switch" nil}}</button></header>
 <section class="amount"><div class="label" id="amount-label" data-i18n="{{.AmountLabel}}">{{t $l .AmountLabel nil}}</div>
-<div class="sum"><span id="amount">{{.St.Due}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
-<div id="amount-of" class="of"{{if eq .St.Due .St.Amount}} hidden{{end}}>{{t $l "amount.of" .Vars}}</div>
+<div class="sum"><span id="amount">{{.Shown}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
+<div id="amount-of" class="of"{{if eq .AmountLabel "pay"}} hidden{{end}}>{{t $l "amount.of" .Vars}}</div>
 <div class="net"><span data-i18n="network">{{t $l "network" nil}}</span>: <strong>{{.Network}}</strong></div></section>
 <section id="state" class="state state-{{.St.State}}{{if .St.Note}} note-{{.St.Note}}{{end}}" aria-live="polite">
 <div id="state-title" class="state-title">{{.TitleText}}</div><div id="state-detail">{{.Detail}}</div>
@@ -162,7 +162,7 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		St                                                       *pageStatus
 		L, Network, Address, Expires, OrderNo, TokenContract     string
 		Merchant, TitleText, Detail, StatusURL, CancelURL, Chain string
-		AmountLabel                                              string
+		AmountLabel, Shown                                       string
 		QR, WalletURL                                            template.URL
 		ParentOrigin                                             string
 		Back, Progress                                           bool
@@ -179,8 +179,11 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		Progress:     !st.Payable && (st.State == pageSeen || st.State == pageConfirming),
 		ParentOrigin: s.frameOrigin(r, o),
 	}
-	data.AmountLabel = "pay"
-	if st.Due != st.Amount {
+	data.AmountLabel, data.Shown = "pay", st.Amount
+	if st.Payable {
+		data.Shown = st.Due
+	}
+	if st.Payable && st.Due != st.Amount {
 		data.AmountLabel = "pay.due"
 	}
 	if m, err := s.store.Merchant(r.Context(), o.MerchantID); err == nil {

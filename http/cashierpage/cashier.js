@@ -78,10 +78,11 @@
     $("state-detail").textContent = t(s.detailKey, v);
     // Paying once: the amount, the QR code and the wallet link ask for
     // what is still due; with nothing due the box gives way to progress.
-    $("amount").textContent = s.due;
-    $("amount-label").setAttribute("data-i18n", s.due === s.amount ? "pay" : "pay.due");
-    $("amount-label").textContent = t(s.due === s.amount ? "pay" : "pay.due");
-    $("amount-of").hidden = s.due === s.amount;
+    var partly = s.payable && s.due !== s.amount;
+    $("amount").textContent = s.payable ? s.due : s.amount;
+    $("amount-label").setAttribute("data-i18n", partly ? "pay.due" : "pay");
+    $("amount-label").textContent = t(partly ? "pay.due" : "pay");
+    $("amount-of").hidden = !partly;
     $("amount-of").textContent = t("amount.of", v);
     $("pay-box").hidden = !s.payable;
     if (s.qr && $("qr").getAttribute("src") !== s.qr) $("qr").setAttribute("src", s.qr);
