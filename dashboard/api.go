@@ -525,7 +525,7 @@ func (s *Server) search(r *http.Request, a *actor) (cashier.OrderSearch, error) 
 
 func cashierJSON(c *cashier.Cashier) map[string]any {
 	return map[string]any{"cashierId": c.ID, "merchantId": c.MerchantID, "name": c.Name, "webhookUrl": c.WebhookURL,
-		"status": c.Status, "createdAt": ms(c.CreatedAt)}
+		"status": c.Status, "createdAt": ms(c.CreatedAt), "allowedOrigins": append([]string{}, c.AllowedOrigins...)}
 }
 
 func amountText(v *big.Int, decimals int) string {

@@ -50,6 +50,7 @@ var messages = map[string][2]string{
 	"maintenance":           {"Maintenance", "维护中"},
 	"merchant":              {"Merchant", "商户"},
 	"name":                  {"Name", "名称"},
+	"allowedOrigins":        {"Allowed origins (widget SDK)", "允许的来源（组件 SDK）"},
 	"createdBy.browser":     {"browser", "浏览器"},
 	"note.after_cancel":     {"paid after cancel", "取消后付款"},
 	"note.late":             {"paid late", "超时付款"},

@@ -44,3 +44,29 @@ func TestCollectionNoteBadge(t *testing.T) {
 		}
 	}
 }
+
+// The Integration page sets a cashier's allowed origins, canonical and
+// checked; a bad origin changes nothing.
+func TestCashierAllowedOrigins(t *testing.T) {
+	e := newEnv(t, nil)
+	u := e.signIn("owner@one.example")
+	if st, _ := u.post("/dashboard/api/cashiers/"+e.c1, map[string]any{"allowedOrigins": "https://Shop.example, http://127.0.0.1:8081"}, u.csrf); st != 200 {
+		t.Fatalf("set origins: %d", st)
+	}
+	if st, _ := u.post("/dashboard/api/cashiers/"+e.c1, map[string]any{"allowedOrigins": "javascript:alert(1)"}, u.csrf); st != 400 {
+		t.Fatalf("bad origin: %d", st)
+	}
+	c := e.cashier(e.c1)
+	if strings.Join(c.AllowedOrigins, ",") != "https://shop.example,http://127.0.0.1:8081" {
+		t.Fatalf("allowed origins %v", c.AllowedOrigins)
+	}
+	res, err := u.c.Get(e.srv.URL + "/dashboard/integration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `name="allowedOrigins" value="https://shop.example,http://127.0.0.1:8081"`) {
+		t.Fatalf("integration page without the origins:\n%s", body)
+	}
+}

@@ -22,7 +22,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <title>{{.Title}}</title><link rel="stylesheet" href="/assets/cashier.css"></head><body{{if .Theme}} class="theme-{{.Theme}}"{{end}}>{{end}}
 
 {{define "pay"}}{{template "head" .Head}}{{$l := .L}}
-<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}"{{if .ParentOrigin}} data-parent-origin="{{.ParentOrigin}}"{{end}}>
+<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}" data-rpc-url="{{.RPCURL}}"{{if .ParentOrigin}} data-parent-origin="{{.ParentOrigin}}"{{end}}>
 <header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>{{t $l "lang.switch" nil}}</button></header>
 <section class="amount"><div class="label" id="amount-label" data-i18n="{{.AmountLabel}}">{{t $l .AmountLabel nil}}</div>
 <div class="sum"><span id="amount">{{.Shown}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
@@ -35,6 +35,8 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 </section>
 <section id="pay-box" class="pay-box"{{if not .St.Payable}} hidden{{end}}>
 <img id="qr" class="qr" src="{{.QR}}" alt="{{t $l "qr.alt" nil}}" data-i18n-alt="qr.alt"{{if not .QR}} hidden{{end}}><div class="hint" data-i18n="qr">{{t $l "qr" nil}}</div>
+<div id="wallet" class="wallet" hidden><button type="button" id="connect" class="primary" data-i18n="wallet.connect">{{t $l "wallet.connect" nil}}</button>
+<div id="wallet-status" class="hash" hidden></div><button type="button" id="scan-instead" data-i18n="wallet.scan" hidden>{{t $l "wallet.scan" nil}}</button></div>
 <a id="open-wallet" class="open-wallet" href="{{.WalletURL}}" data-i18n="open.wallet"{{if not .WalletURL}} hidden{{end}}>{{t $l "open.wallet" nil}}</a>
 <div class="label" data-i18n="address">{{t $l "address" nil}}</div>
 <div class="address-row"><code id="address" class="address">{{.Address}}</code><button type="button" id="copy" class="copy" data-i18n="copy" hidden>{{t $l "copy" nil}}</button></div>
@@ -50,6 +52,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <p class="order"><span data-i18n="order">{{t $l "order" nil}}</span> <span id="order-no">{{.OrderNo}}</span></p>
 </main>
 <script type="application/json" id="i18n">{{.Texts}}</script>
+<script src="/assets/wallet.js"></script>
 <script src="/assets/cashier.js"></script>
 </body></html>{{end}}
 
@@ -162,7 +165,7 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		St                                                       *pageStatus
 		L, Network, Address, Expires, OrderNo, TokenContract     string
 		Merchant, TitleText, Detail, StatusURL, CancelURL, Chain string
-		AmountLabel, Shown                                       string
+		AmountLabel, Shown, RPCURL                               string
 		QR, WalletURL                                            template.URL
 		ParentOrigin                                             string
 		Back, Progress                                           bool
@@ -192,6 +195,7 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 	if n, ok := s.reg.Network(o.Chain); ok {
 		data.Network = n.NetworkName
 		data.EVMChainID = n.EVMChainID
+		data.RPCURL = n.RPCURL
 	}
 	if t, ok := s.reg.Token(o.Chain, o.Symbol); ok {
 		data.TokenContract = t.ContractAddress

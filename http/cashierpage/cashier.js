@@ -48,6 +48,7 @@
   }
 
   function $(id) { return document.getElementById(id); }
+  window.CashierText = t;
 
   function applyLang() {
     document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
@@ -99,6 +100,7 @@
     if (s.backUrl) $("back").setAttribute("href", s.backUrl);
     $("back").hidden = !(final && s.backUrl);
     if (window.CashierWallet) window.CashierWallet.update(s);
+    if ($("wallet-status").getAttribute("data-key")) $("wallet-status").textContent = t($("wallet-status").getAttribute("data-key"), { hash: root.getAttribute("data-wallet-tx") || "" });
     if (embedded) notifyParent(s);
     var list = $("payment-list");
     list.textContent = "";
