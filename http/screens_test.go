@@ -63,7 +63,7 @@ func TestPageStatesScreenshots(t *testing.T) {
 	exp := e.pageOrder(t, "SHOT-EXP", "5", "")
 
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-sync", true))
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(browserDir(t)), chromedp.Flag("disable-sync", true))
 	defer cancelAlloc()
 	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(string, ...any) {}))
 	defer cancelBrowser()

@@ -156,7 +156,7 @@ func TestSDKInBrowser(t *testing.T) {
 	e.allowOrigins(t, shopURL)
 
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(browserDir(t)),
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1280, 900))
@@ -314,4 +314,17 @@ func TestSDKInBrowser(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("screenshots in %s", dir)
+}
+
+// browserDir is a profile directory for a driven Chromium. It is removed
+// after the test as far as possible: the browser may still be writing to
+// it while it exits, which must not fail the test.
+func browserDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "cashier-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
 }

@@ -160,8 +160,13 @@ func TestSDKWalletOnDevChains(t *testing.T) {
 		return tx.Hash().Hex(), c.SendTransaction(ctx, tx)
 	}
 
+	profile, err := os.MkdirTemp("", "cashier-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(profile) // best effort: the browser may still be exiting
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-sync", true),
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(profile), chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1280, 900))
 	defer cancelAlloc()
 	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(string, ...any) {}))
