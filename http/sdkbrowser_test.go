@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -94,10 +95,12 @@ func (b *sdkBrowser) results(n int) string {
 	b.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
+		// One evaluation: a callback may arrive between two.
 		var got string
-		var count int
-		b.run("read results", chromedp.Evaluate(`JSON.stringify(window.results || [])`, &got), chromedp.Evaluate(`(window.results || []).length`, &count))
-		if count >= n {
+		b.run("read results", chromedp.Evaluate(`JSON.stringify(window.results || [])`, &got))
+		var list []json.RawMessage
+		json.Unmarshal([]byte(got), &list)
+		if len(list) >= n {
 			return got
 		}
 		if time.Now().After(deadline) {
