@@ -30,7 +30,14 @@ type CollectionOrder struct {
 	// PayTime is the block time of TxID's transfer; zero until one is seen.
 	PayTime time.Time
 	Num     int64 // numeric identity (webhook "id"); set by Create, not by reads (sqlite NumericID)
+
+	// Origin is the merchant page's origin of a browser-created order (the
+	// widget SDK, with the API key alone); "" for orders of the signed API.
+	Origin string
 }
+
+// BrowserCreated reports whether the order was created from a browser.
+func (o *CollectionOrder) BrowserCreated() bool { return o.Origin != "" }
 
 // PayoutType is the funding mode of a payout order.
 type PayoutType int
@@ -77,3 +84,35 @@ type PayoutOrder struct {
 	// reads.
 	BlockTime time.Time
 }
+
+// PaymentNote names how the money received differs from what the order
+// asked, for the customer's page and the dashboard's lists: "" when it
+// matches (or nothing came), else NoteUnderpaid, NoteOverpaid, NoteLate or
+// NoteAfterCancel. PaidAmount counts every transfer of the order's token,
+// including those after expiry, completion or cancellation.
+func (o *CollectionOrder) PaymentNote() string {
+	if o.PaidAmount == nil || o.PaidAmount.Sign() == 0 {
+		return ""
+	}
+	switch {
+	case o.Status == CollectionCancelled:
+		return NoteAfterCancel
+	case o.PaidAmount.Cmp(o.Amount) > 0:
+		return NoteOverpaid
+	case o.Status == CollectionSuccess && !o.PayTime.IsZero() && o.PayTime.After(o.ExpireAt):
+		return NoteLate
+	case o.Status == CollectionExpired && o.PaidAmount.Cmp(o.Amount) >= 0:
+		return NoteLate
+	case o.PaidAmount.Cmp(o.Amount) < 0:
+		return NoteUnderpaid
+	}
+	return ""
+}
+
+// The payment notes of PaymentNote.
+const (
+	NoteUnderpaid   = "underpaid"
+	NoteOverpaid    = "overpaid"
+	NoteLate        = "late"
+	NoteAfterCancel = "after_cancel"
+)

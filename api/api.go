@@ -155,6 +155,11 @@ type Collection struct {
 	FromAddress string              `json:"fromAddress"`
 	PayTime     int64               `json:"payTime"`
 	Payments    []CollectionPayment `json:"payments"`
+
+	// CreatedBy is "browser" for orders the widget SDK created from the
+	// merchant's page (Origin is that page's origin), "api" otherwise.
+	CreatedBy string `json:"createdBy"`
+	Origin    string `json:"origin"`
 }
 
 // CollectionPayment is one token transfer received at an order's deposit

@@ -525,7 +525,7 @@ func (s *Server) search(r *http.Request, a *actor) (cashier.OrderSearch, error) 
 
 func cashierJSON(c *cashier.Cashier) map[string]any {
 	return map[string]any{"cashierId": c.ID, "merchantId": c.MerchantID, "name": c.Name, "webhookUrl": c.WebhookURL,
-		"status": c.Status, "createdAt": ms(c.CreatedAt)}
+		"status": c.Status, "createdAt": ms(c.CreatedAt), "allowedOrigins": append([]string{}, c.AllowedOrigins...)}
 }
 
 func amountText(v *big.Int, decimals int) string {
@@ -540,7 +540,8 @@ func collectionJSON(o *cashier.CollectionOrder) map[string]any {
 		"custNo": o.CustNo, "chainId": o.Chain, "symbol": o.Symbol, "amount": amountText(o.Amount, o.Decimals),
 		"paidAmount": amountText(o.PaidAmount, o.Decimals), "depositAddress": o.DepositAddress, "status": o.Status,
 		"txId": o.TxID, "fromAddress": o.FromAddress, "expireTime": ms(o.ExpireAt), "payTime": ms(o.PayTime),
-		"createTime": ms(o.CreatedAt), "updateTime": ms(o.UpdatedAt)}
+		"createTime": ms(o.CreatedAt), "updateTime": ms(o.UpdatedAt), "paymentNote": o.PaymentNote(),
+		"createdBy": map[bool]string{true: "browser", false: "api"}[o.BrowserCreated()], "origin": o.Origin}
 }
 
 func payoutJSON(p *cashier.PayoutOrder) map[string]any {

@@ -113,6 +113,9 @@ type CashierChange struct {
 	Name       *string `json:"name,omitempty"`
 	WebhookURL *string `json:"webhookUrl,omitempty"`
 	Status     *string `json:"status,omitempty"`
+	// AllowedOrigins is the comma-separated list of merchant pages whose
+	// widget SDK may create orders (docs/checkout.md); "" clears it.
+	AllowedOrigins *string `json:"allowedOrigins,omitempty"`
 }
 
 // UpdateCashier changes a cashier's name, webhook URL or status.
@@ -148,6 +151,14 @@ func (s *Server) UpdateCashier(ctx context.Context, a *actor, id string, ch Cash
 			return nil, cashier.Errorf(cashier.EInvalid, "status must be active or inactive, not %q", *ch.Status)
 		}
 		detail = append(detail, "status="+*ch.Status)
+	}
+	if ch.AllowedOrigins != nil {
+		list, err := cashier.ParseOrigins(*ch.AllowedOrigins)
+		if err != nil {
+			return nil, err
+		}
+		c.AllowedOrigins = list
+		detail = append(detail, "allowedOrigins="+strings.Join(list, ","))
 	}
 	if len(detail) == 0 {
 		return nil, cashier.Errorf(cashier.EMissing, "nothing to change")

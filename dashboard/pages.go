@@ -21,6 +21,7 @@ var pageNames = []string{"signin", "overview", "integration", "keys", "collectio
 
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
+		"join": strings.Join,
 		"time": func(v any) string {
 			var t time.Time
 			switch x := v.(type) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -99,7 +100,7 @@ func TestCSRFTokenRequired(t *testing.T) {
 	if res.StatusCode != http.StatusForbidden {
 		t.Fatalf("form without token: %d", res.StatusCode)
 	}
-	if after := e.cashier(e.c1); *after != *before {
+	if after := e.cashier(e.c1); !reflect.DeepEqual(*after, *before) {
 		t.Fatalf("cashier changed without a CSRF token: %+v", after)
 	}
 	for _, a := range e.audit(e.m1.ID) {
@@ -147,7 +148,7 @@ func TestViewerCannotChangeAnything(t *testing.T) {
 	if st := v.getJSON("/dashboard/api/audit", nil); st != http.StatusForbidden {
 		t.Errorf("viewer read the audit log: %d", st)
 	}
-	if after := e.cashier(e.c1); *after != *before {
+	if after := e.cashier(e.c1); !reflect.DeepEqual(*after, *before) {
 		t.Fatalf("viewer changed the cashier: %+v", after)
 	}
 	// The API key still works: nothing was rotated or revoked.
@@ -195,7 +196,7 @@ func TestMerchantIsolation(t *testing.T) {
 	if st, _ := u.post("/dashboard/api/keys/rotate", map[string]any{"merchantId": e.m2.ID}, u.csrf); st != http.StatusNotFound {
 		t.Fatalf("rotating another merchant's keys: %d", st)
 	}
-	if *e.cashier(e.c2) != *before {
+	if !reflect.DeepEqual(*e.cashier(e.c2), *before) {
 		t.Fatal("another merchant's cashier changed")
 	}
 	if _, err := client.New(e.srv.URL, e.m2.APIKey, e.m2.SecretKey).CashierInfo(context.Background(), e.c2); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
@@ -45,6 +46,13 @@ func setPageHeaders(h http.Header) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "SAMEORIGIN")
+}
+
+// allowFraming lets the one merchant origin (checked against the
+// cashier's allowed origins) embed the page, as the widget SDK does.
+func allowFraming(h http.Header, origin string) {
+	h.Set("Content-Security-Policy", strings.Replace(pageCSP, "frame-ancestors 'self'", "frame-ancestors "+origin, 1))
+	h.Del("X-Frame-Options") // it cannot name another origin; frame-ancestors does
 }
 
 // handleAsset serves the page's embedded script, style and texts.
@@ -93,6 +101,20 @@ type pageStatus struct {
 	Late          bool          `json:"late"` // paid, partly or fully, after expiry
 	RedirectURL   string        `json:"redirectUrl,omitempty"`
 	Payments      []pagePayment `json:"payments"`
+
+	// Paying once: Due is the amount still to send, counting payments on
+	// their way; the QR code, the wallet link and the amount shown ask for
+	// it, and Payable is false once nothing is due (the page then shows
+	// the confirmation progress instead of the payment box).
+	TxID      string `json:"txId,omitempty"` // the transfer that completed the order (or the latest counted)
+	Due       string `json:"due"`
+	Payable   bool   `json:"payable"`
+	QR        string `json:"qr,omitempty"`        // PNG data URI of the payment request for Due
+	WalletURL string `json:"walletUrl,omitempty"` // "Open in wallet" link for Due
+	Note      string `json:"note,omitempty"`      // cashier.CollectionOrder.PaymentNote
+	TitleKey  string `json:"titleKey"`            // the texts (cashierpage/i18n.json) of the state
+	DetailKey string `json:"detailKey"`
+	BackURL   string `json:"backUrl,omitempty"` // where final states link back to the merchant
 }
 
 type pagePayment struct {
@@ -121,7 +143,16 @@ func (s *server) orderPageStatus(r *http.Request, id string) (*cashier.Collectio
 	if n, ok := s.reg.Network(o.Chain); ok && n.Confirmations > 0 {
 		required = uint64(n.Confirmations)
 	}
-	return o, pageStatusOf(o, ps, head, required, s.clock.Now()), nil
+	st := pageStatusOf(o, ps, head, required, s.clock.Now())
+	st.BackURL = s.backURL(r, o)
+	if st.Payable {
+		due, _ := cashier.ParseAmount(st.Due, o.Decimals)
+		if st.QR, err = s.qrCodeFor(o, due); err != nil {
+			return nil, nil, err
+		}
+		st.WalletURL = s.walletURL(r, o, due)
+	}
+	return o, st, nil
 }
 
 // pageStatusOf derives the page's state. Order of precedence: a final
@@ -143,6 +174,7 @@ func pageStatusOf(o *cashier.CollectionOrder, ps []cashier.Payment, head, requir
 	}
 	onItsWay, late := false, false
 	var conf uint64
+	coming := new(big.Int) // seen, not yet counted
 	for _, p := range ps {
 		var c uint64
 		if p.Status != cashier.PaymentDropped {
@@ -158,6 +190,7 @@ func pageStatusOf(o *cashier.CollectionOrder, ps []cashier.Payment, head, requir
 				conf = c // the payment furthest from counting
 			}
 			onItsWay = true
+			coming.Add(coming, p.Amount)
 		}
 	}
 	expired := o.Status == cashier.CollectionExpired || (o.Status == cashier.CollectionPending && !now.Before(o.ExpireAt))
@@ -189,10 +222,41 @@ func pageStatusOf(o *cashier.CollectionOrder, ps []cashier.Payment, head, requir
 		st.Confirmations = min(conf, required)
 	}
 	st.Late = late
+	due := new(big.Int).Sub(remaining, coming)
+	if due.Sign() < 0 {
+		due.SetInt64(0)
+	}
+	st.Due = cashier.FormatAmount(due, o.Decimals)
+	st.Payable = due.Sign() > 0 && (st.State == pageWaiting || st.State == pageUnderpaid || st.State == pageSeen || st.State == pageConfirming)
+	st.Note = o.PaymentNote()
+	st.TxID = o.TxID
+	st.TitleKey, st.DetailKey = pageTextKeys(st)
 	// The customer may cancel only while nothing is on its way (the
 	// orders service refuses it then too).
 	st.CanCancel = o.Status == cashier.CollectionPending && !expired && len(activePayments(ps)) == 0
 	return st
+}
+
+// pageTextKeys names the title and detail texts of a status, in one place
+// for the server's rendering and the script. Each way the money received
+// differs from the order has its own words.
+func pageTextKeys(st *pageStatus) (string, string) {
+	title, detail := "state."+st.State, "detail."+st.State
+	switch {
+	case st.State == pagePaid && st.Note == cashier.NoteOverpaid:
+		title, detail = "state.paid.overpaid", "detail.paid.overpaid"
+	case st.State == pagePaid && st.Late:
+		title, detail = "state.paid.late", "detail.paid.late"
+	case st.State == pageCancelled && st.Note == cashier.NoteAfterCancel:
+		title, detail = "state.cancelled.paid", "detail.cancelled.paid"
+	case st.State == pageExpired && st.Note == cashier.NoteUnderpaid:
+		title, detail = "state.expired.partial", "detail.expired.partial"
+	case (st.State == pageSeen || st.State == pageConfirming) && !st.Payable:
+		detail = "detail." + st.State + ".full"
+	case st.State == pageSeen || st.State == pageConfirming:
+		detail = "detail." + st.State + ".partial"
+	}
+	return title, detail
 }
 
 func activePayments(ps []cashier.Payment) []cashier.Payment {

@@ -317,7 +317,7 @@ func TestPageHeaders(t *testing.T) {
 			// script blocks are the external one and the JSON texts.
 			s := string(body)
 			if strings.Contains(s, "<style") || strings.Contains(s, " style=") || strings.Contains(s, " onclick=") ||
-				strings.Count(s, "<script") != 2 || !strings.Contains(s, `<script type="application/json" id="i18n">`) {
+				strings.Count(s, "<script") != 3 || !strings.Contains(s, `<script type="application/json" id="i18n">`) {
 				t.Fatalf("the page has inline style or script:\n%s", s)
 			}
 			if strings.Contains(s, secretKey) || strings.Contains(s, apiKey) || strings.Contains(s, "wk_1") {

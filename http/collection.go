@@ -1,7 +1,10 @@
 package http
 
 import (
+	"encoding/json"
+	"math/big"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,7 +21,16 @@ func (s *server) newCollectionDetail(r *http.Request, o *cashier.CollectionOrder
 		Symbol: o.Symbol, ChainID: string(o.Chain), Status: string(o.Status), TxID: o.TxID,
 		DepositAddress: o.DepositAddress, PayURL: s.payURL(r, o),
 		ExpireTime: cashier.Millis(o.ExpireAt), CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
+		CreatedBy: createdBy(o), Origin: o.Origin,
 	}
+}
+
+// createdBy is "browser" for an order of the widget SDK, else "api".
+func createdBy(o *cashier.CollectionOrder) string {
+	if o.BrowserCreated() {
+		return "browser"
+	}
+	return "api"
 }
 
 // payURL is the hosted payment page of o: this server's /pay/ page under
@@ -37,6 +49,12 @@ func (s *server) payURL(r *http.Request, o *cashier.CollectionOrder) string {
 
 // qrCode renders the order's payment request as a PNG data URI.
 func (s *server) qrCode(o *cashier.CollectionOrder) (string, error) {
+	return s.qrCodeFor(o, o.Amount)
+}
+
+// paymentText is the payment request for amount base units of the order's
+// token to its deposit address (qr.PaymentText).
+func (s *server) paymentText(o *cashier.CollectionOrder, amount *big.Int) (string, error) {
 	n, ok := s.reg.Network(o.Chain)
 	if !ok {
 		return "", cashier.Errorf(cashier.EInternal, "network %s of order %s is not configured", o.Chain, o.ID)
@@ -45,11 +63,50 @@ func (s *server) qrCode(o *cashier.CollectionOrder) (string, error) {
 	if !ok {
 		return "", cashier.Errorf(cashier.EInternal, "token %s on %s of order %s is not configured", o.Symbol, o.Chain, o.ID)
 	}
-	text, err := qr.PaymentText(n, t, o.DepositAddress, o.Amount)
+	return qr.PaymentText(n, t, o.DepositAddress, amount)
+}
+
+// qrCodeFor renders the payment request for amount (what is still due) as
+// a PNG data URI.
+func (s *server) qrCodeFor(o *cashier.CollectionOrder, amount *big.Int) (string, error) {
+	text, err := s.paymentText(o, amount)
 	if err != nil {
 		return "", err
 	}
 	return qr.DataURI(text)
+}
+
+// walletURL is the page's "Open in wallet" link for amount: on EVM
+// networks the EIP-681 request itself (wallets on phones register the
+// ethereum: scheme); on TRON, where no payment URI is shared by wallets,
+// TronLink's deep link that opens this page inside TronLink, whose browser
+// injects tronWeb for the page's connect-wallet payment.
+func (s *server) walletURL(r *http.Request, o *cashier.CollectionOrder, amount *big.Int) string {
+	if o.Chain.IsEVM() {
+		text, err := s.paymentText(o, amount)
+		if err != nil {
+			return ""
+		}
+		return text
+	}
+	param, _ := json.Marshal(map[string]string{"url": s.payURL(r, o), "action": "open", "protocol": "tronlink", "version": "1.0"})
+	return "tronlinkoutside://pull.activity?param=" + url.QueryEscape(string(param))
+}
+
+// backURL is where the page's final states lead the customer: the order's
+// redirectUrl when it is a web address, else the cashier's site: the page
+// a browser-created order came from, or the cashier's first allowed origin.
+func (s *server) backURL(r *http.Request, o *cashier.CollectionOrder) string {
+	if u, err := url.Parse(o.RedirectURL); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		return o.RedirectURL
+	}
+	if o.Origin != "" {
+		return o.Origin + "/"
+	}
+	if c, err := s.store.Cashier(r.Context(), o.CashierID); err == nil && len(c.AllowedOrigins) > 0 {
+		return c.AllowedOrigins[0] + "/"
+	}
+	return ""
 }
 
 // decodeCollection reads a create collection request; signRequired makes

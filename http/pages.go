@@ -3,7 +3,6 @@ package http
 import (
 	"bytes"
 	"html/template"
-	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,56 +17,64 @@ import (
 // so the Content-Security-Policy allows no inline script or style.
 var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}).Parse(`
 {{define "head"}}<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>{{.}}</title><link rel="stylesheet" href="/assets/cashier.css"></head><body>{{end}}
+<title>{{.Title}}</title><link rel="stylesheet" href="/assets/cashier.css"></head><body{{if .Theme}} class="theme-{{.Theme}}"{{end}}>{{end}}
 
-{{define "pay"}}{{template "head" "Payment"}}
-<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}">
-<header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>中文</button></header>
-<section class="amount"><div class="label" data-i18n="pay">{{t "pay" nil}}</div>
-<div class="sum"><span id="amount">{{.St.Amount}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
-<div class="net"><span data-i18n="network">{{t "network" nil}}</span>: <strong>{{.Network}}</strong></div></section>
-<section id="state" class="state state-{{.St.State}}" aria-live="polite">
-<div id="state-title" class="state-title">{{.Title}}</div><div id="state-detail">{{.Detail}}</div>
+{{define "pay"}}{{template "head" .Head}}{{$l := .L}}
+<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}" data-rpc-url="{{.RPCURL}}"{{if .ParentOrigin}} data-parent-origin="{{.ParentOrigin}}"{{end}}>
+<header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>{{t $l "lang.switch" nil}}</button></header>
+<section class="amount"><div class="label" id="amount-label" data-i18n="{{.AmountLabel}}">{{t $l .AmountLabel nil}}</div>
+<div class="sum"><span id="amount">{{.Shown}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
+<div id="amount-of" class="of"{{if eq .AmountLabel "pay"}} hidden{{end}}>{{t $l "amount.of" .Vars}}</div>
+<div class="net"><span data-i18n="network">{{t $l "network" nil}}</span>: <strong>{{.Network}}</strong></div></section>
+<section id="state" class="state state-{{.St.State}}{{if .St.Note}} note-{{.St.Note}}{{end}}" aria-live="polite">
+<div id="state-title" class="state-title">{{.TitleText}}</div><div id="state-detail">{{.Detail}}</div>
+<progress id="progress" class="progress" max="{{.St.Required}}" value="{{.St.Confirmations}}"{{if not .Progress}} hidden{{end}}></progress>
 <div id="countdown" class="countdown"{{if ne .St.State "waiting"}}{{if ne .St.State "underpaid"}} hidden{{end}}{{end}} data-expire="{{.St.ExpireTime}}" data-server-time="{{.St.ServerTime}}">{{.Expires}}</div>
 </section>
-<section id="pay-box" class="pay-box"{{if not .Payable}} hidden{{end}}>
-{{if .QR}}<img id="qr" class="qr" src="{{.QR}}" alt="{{t "qr.alt" nil}}" data-i18n-alt="qr.alt"><div class="hint" data-i18n="qr">{{t "qr" nil}}</div>{{end}}
-<div class="label" data-i18n="address">{{t "address" nil}}</div>
-<div class="address-row"><code id="address" class="address">{{.Address}}</code><button type="button" id="copy" class="copy" data-i18n="copy" hidden>{{t "copy" nil}}</button></div>
-<div class="label" data-i18n="token">{{t "token" nil}}</div><div class="token">{{.St.Symbol}}{{if .TokenContract}} <code class="contract">{{.TokenContract}}</code>{{end}}</div>
+<section id="pay-box" class="pay-box"{{if not .St.Payable}} hidden{{end}}>
+<img id="qr" class="qr" src="{{.QR}}" alt="{{t $l "qr.alt" nil}}" data-i18n-alt="qr.alt"{{if not .QR}} hidden{{end}}><div class="hint" data-i18n="qr">{{t $l "qr" nil}}</div>
+<div id="wallet" class="wallet" hidden><button type="button" id="connect" class="primary" data-i18n="wallet.connect">{{t $l "wallet.connect" nil}}</button>
+<div id="wallet-status" class="hash" hidden></div><button type="button" id="scan-instead" data-i18n="wallet.scan" hidden>{{t $l "wallet.scan" nil}}</button></div>
+<a id="open-wallet" class="open-wallet" href="{{.WalletURL}}" data-i18n="open.wallet"{{if not .WalletURL}} hidden{{end}}>{{t $l "open.wallet" nil}}</a>
+<div class="label" data-i18n="address">{{t $l "address" nil}}</div>
+<div class="address-row"><code id="address" class="address">{{.Address}}</code><button type="button" id="copy" class="copy" data-i18n="copy" hidden>{{t $l "copy" nil}}</button></div>
+<div class="label" data-i18n="token">{{t $l "token" nil}}</div><div class="token">{{.St.Symbol}}{{if .TokenContract}} <code class="contract">{{.TokenContract}}</code>{{end}}</div>
 </section>
-<section id="payments" class="payments"{{if not .St.Payments}} hidden{{end}}><div class="label" data-i18n="payments">{{t "payments" nil}}</div>
+<section id="payments" class="payments"{{if not .St.Payments}} hidden{{end}}><div class="label" data-i18n="payments">{{t $l "payments" nil}}</div>
 <ul id="payment-list">{{range .St.Payments}}<li><code>{{.TxID}}</code> {{.Amount}} {{.Symbol}} {{.Status}}</li>{{end}}</ul></section>
 <div id="message" class="message" hidden></div>
 <div class="actions">
-<button type="button" id="cancel" class="cancel" data-i18n="cancel" hidden>{{t "cancel" nil}}</button>
-{{if .St.RedirectURL}}<a id="back" class="back" href="{{.St.RedirectURL}}" rel="noreferrer" data-i18n="back">{{t "back" nil}}</a>{{end}}
+<button type="button" id="cancel" class="cancel" data-i18n="cancel" hidden>{{t $l "cancel" nil}}</button>
+<a id="back" class="back" href="{{.St.BackURL}}" rel="noreferrer"{{if .ParentOrigin}} target="_top"{{end}} data-i18n="back"{{if not .Back}} hidden{{end}}>{{t $l "back" nil}}</a>
 </div>
-<p class="order"><span data-i18n="order">{{t "order" nil}}</span> <span id="order-no">{{.OrderNo}}</span></p>
+<p class="order"><span data-i18n="order">{{t $l "order" nil}}</span> <span id="order-no">{{.OrderNo}}</span></p>
 </main>
 <script type="application/json" id="i18n">{{.Texts}}</script>
+<script src="/assets/wallet.js"></script>
 <script src="/assets/cashier.js"></script>
 </body></html>{{end}}
 
-{{define "widget"}}{{template "head" "Cashier"}}
+{{define "widget"}}{{template "head" .Head}}
 <main class="card"><h1>Cashier</h1>
 <dl><dt>Merchant</dt><dd>{{.Merchant}}</dd><dt>Customer</dt><dd>{{.CustNo}}</dd>
 {{if .OrderNo}}<dt>Order</dt><dd>{{.OrderNo}}</dd>{{end}}</dl>
 {{if .PayURL}}<p><a href="{{.PayURL}}">Continue to payment</a></p>{{else}}<p>No open order to pay.</p>{{end}}
 </main></body></html>{{end}}
 
-{{define "error"}}{{template "head" "Error"}}
+{{define "error"}}{{template "head" .Head}}
 <main class="card"><h1>{{.Title}}</h1><p>{{.Message}}</p></main></body></html>{{end}}
 `))
 
-// pageText is the English text key with its {placeholders} filled; the
-// script does the same in the customer's language.
-func pageText(key string, vars map[string]string) string {
-	t, ok := pageTexts["en"][key]
+// pageText is the text key in language lang ("en" or "zh") with its
+// {placeholders} filled; the script does the same in the browser.
+func pageText(lang, key string, vars map[string]string) string {
+	t, ok := pageTexts[lang][key]
 	if !ok {
-		return key
+		if t, ok = pageTexts["en"][key]; !ok {
+			return key
+		}
 	}
 	for k, v := range vars {
 		t = strings.ReplaceAll(t, "{"+k+"}", v)
@@ -75,7 +82,50 @@ func pageText(key string, vars map[string]string) string {
 	return t
 }
 
+// pageHead is what every page's head needs.
+type pageHead struct{ Lang, Title, Theme string }
+
+// pageLang is the page language a request asks for: ?lang= (en-US, zh-CN,
+// or just en, zh), else the browser's Accept-Language, else English.
+func pageLang(r *http.Request) string {
+	prefs := []string{r.URL.Query().Get("lang")}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		prefs = append(prefs, strings.TrimSpace(strings.Split(part, ";")[0]))
+	}
+	for _, p := range prefs {
+		switch l := strings.ToLower(p); {
+		case strings.HasPrefix(l, "zh"):
+			return "zh"
+		case strings.HasPrefix(l, "en"):
+			return "en"
+		}
+	}
+	return "en"
+}
+
+// htmlLang is the lang attribute of a page language.
+func htmlLang(l string) string {
+	if l == "zh" {
+		return "zh-CN"
+	}
+	return "en"
+}
+
+// pageTheme is ?theme=dark or light; "" lets the page follow the device.
+func pageTheme(r *http.Request) string {
+	switch t := r.URL.Query().Get("theme"); t {
+	case "dark", "light":
+		return t
+	}
+	return ""
+}
+
 func (s *server) render(w http.ResponseWriter, status int, name string, data any) {
+	s.renderFramed(w, status, name, data, "")
+}
+
+// renderFramed renders a page that frameOrigin, when set, may embed.
+func (s *server) renderFramed(w http.ResponseWriter, status int, name string, data any, frameOrigin string) {
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
 		s.log.Error("render page", "page", name, "error", err)
@@ -86,12 +136,18 @@ func (s *server) render(w http.ResponseWriter, status int, name string, data any
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	setPageHeaders(h)
+	if frameOrigin != "" {
+		allowFraming(h, frameOrigin)
+	}
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }
 
 func (s *server) renderError(w http.ResponseWriter, status int, msg string) {
-	s.render(w, status, "error", struct{ Title, Message string }{http.StatusText(status), msg})
+	s.render(w, status, "error", struct {
+		Head           pageHead
+		Title, Message string
+	}{pageHead{Lang: "en", Title: "Error"}, http.StatusText(status), msg})
 }
 
 // handlePayPage is the hosted payment page behind payUrl. Order ids are
@@ -103,50 +159,64 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 	if err != nil {
 		return err
 	}
+	lang := pageLang(r)
 	data := struct {
-		St                                                *pageStatus
-		Network, Address, Expires, OrderNo, TokenContract string
-		Merchant, Title, Detail, StatusURL, CancelURL     string
-		QR                                                template.URL
-		Payable                                           bool
-		Texts                                             map[string]map[string]string
+		Head                                                     pageHead
+		St                                                       *pageStatus
+		L, Network, Address, Expires, OrderNo, TokenContract     string
+		Merchant, TitleText, Detail, StatusURL, CancelURL, Chain string
+		AmountLabel, Shown, RPCURL                               string
+		QR, WalletURL                                            template.URL
+		ParentOrigin                                             string
+		Back, Progress                                           bool
+		EVMChainID                                               int64
+		Decimals                                                 int
+		Vars                                                     map[string]string
+		Texts                                                    map[string]map[string]string
 	}{
-		St: st, Address: o.DepositAddress, Expires: o.ExpireAt.UTC().Format(time.RFC1123), OrderNo: o.OrderNo,
-		Network: string(o.Chain), StatusURL: "/pay/" + o.ID + "/status", CancelURL: "/pay/" + o.ID + "/cancel",
-		Payable: st.State == pageWaiting || st.State == pageUnderpaid || st.State == pageSeen || st.State == pageConfirming,
+		Head: pageHead{Lang: htmlLang(lang), Title: pageText(lang, "title", nil), Theme: pageTheme(r)},
+		St:   st, L: lang, Address: o.DepositAddress, Expires: o.ExpireAt.UTC().Format(time.RFC1123), OrderNo: o.OrderNo,
+		Network: string(o.Chain), Chain: string(o.Chain), Decimals: o.Decimals,
+		StatusURL: "/pay/" + o.ID + "/status", CancelURL: "/pay/" + o.ID + "/cancel",
+		Back:         st.BackURL != "" && pageFinal(st.State),
+		Progress:     !st.Payable && (st.State == pageSeen || st.State == pageConfirming),
+		ParentOrigin: s.frameOrigin(r, o),
+	}
+	data.AmountLabel, data.Shown = "pay", st.Amount
+	if st.Payable {
+		data.Shown = st.Due
+	}
+	if st.Payable && st.Due != st.Amount {
+		data.AmountLabel = "pay.due"
 	}
 	if m, err := s.store.Merchant(r.Context(), o.MerchantID); err == nil {
 		data.Merchant = m.Name
 	}
 	if n, ok := s.reg.Network(o.Chain); ok {
 		data.Network = n.NetworkName
+		data.EVMChainID = n.EVMChainID
+		data.RPCURL = n.RPCURL
 	}
 	if t, ok := s.reg.Token(o.Chain, o.Symbol); ok {
 		data.TokenContract = t.ContractAddress
 	}
-	vars := map[string]string{"amount": st.Amount, "symbol": st.Symbol, "network": data.Network, "paid": st.PaidAmount,
-		"remaining": st.Remaining, "n": strconv.FormatUint(st.Confirmations, 10), "N": strconv.FormatUint(st.Required, 10)}
-	data.Title = pageText("state."+st.State, vars)
-	detail := "detail." + st.State
-	switch {
-	case st.State == pagePaid && st.Late:
-		detail = "detail.paid.late"
-	case st.State == pageExpired && st.PaidAmount != cashier.FormatAmount(new(big.Int), o.Decimals):
-		detail = "detail.expired.partial"
-	}
-	data.Detail = pageText(detail, vars)
+	data.Vars = map[string]string{"amount": st.Amount, "symbol": st.Symbol, "network": data.Network, "paid": st.PaidAmount,
+		"remaining": st.Remaining, "due": st.Due, "n": strconv.FormatUint(st.Confirmations, 10), "N": strconv.FormatUint(st.Required, 10)}
+	data.TitleText = pageText(lang, st.TitleKey, data.Vars)
+	data.Detail = pageText(lang, st.DetailKey, data.Vars)
 	// A JSON data block, never run: html/template writes it as JSON with
 	// <, > and & escaped.
 	data.Texts = pageTexts
-	if data.Payable {
-		code, err := s.qrCode(o)
-		if err != nil {
-			return err
-		}
-		data.QR = template.URL(code) // generated here: a data:image/png URI
-	}
-	s.render(w, http.StatusOK, "pay", data)
+	data.QR = template.URL(st.QR)               // generated here: a data:image/png URI
+	data.WalletURL = template.URL(st.WalletURL) // generated here: ethereum: or tronlinkoutside: link
+	s.renderFramed(w, http.StatusOK, "pay", data, data.ParentOrigin)
 	return nil
+}
+
+// pageFinal reports whether the page's state is one the customer leaves
+// from: nothing more is asked of them.
+func pageFinal(state string) bool {
+	return state == pagePaid || state == pageExpired || state == pageLate || state == pageCancelled
 }
 
 // handleWidget is the signed widget entry: the query must be signed with
@@ -164,11 +234,14 @@ func (s *server) handleWidget(w http.ResponseWriter, r *http.Request, c *call) e
 	} else if err != nil {
 		return err
 	}
-	if _, err := sign.VerifyWidgetQuery(m.SecretKey, r.URL.RawQuery); err != nil {
+	if _, err := sign.VerifyWidgetQuery(m.SecretKey, r.URL.RawQuery, s.cfg.Encodings...); err != nil {
 		return cashier.Errorf(cashier.EBadSignature, "this cashier link is not signed correctly")
 	}
 	info(r).merchant = m.ID
-	data := struct{ Merchant, CustNo, OrderNo, PayURL string }{Merchant: m.Name, CustNo: custNo}
+	data := struct {
+		Head                              pageHead
+		Merchant, CustNo, OrderNo, PayURL string
+	}{Head: pageHead{Lang: "en", Title: "Cashier"}, Merchant: m.Name, CustNo: custNo}
 	if orderNo, _ := c.params["orderNo"].(string); orderNo != "" {
 		data.OrderNo = orderNo
 		o, err := s.store.CollectionByOrderNo(r.Context(), m.ID, orderNo)

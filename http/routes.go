@@ -33,6 +33,10 @@ func (s *server) addRoutes() {
 	s.handle("GET /pay/{orderId}/status", authPublic, s.handlePayStatus)
 	s.handle("POST /pay/{orderId}/cancel", authPublic, s.handlePayCancel)
 	s.handle("GET /assets/{name}", authPublic, s.handleAsset)
+
+	// The widget SDK: its script and the orders it creates from a browser.
+	s.handle("POST /sdk/v2/order", authPublic, s.handleSDKOrder)
+	s.handle("GET /libs/v2/{name}", authPublic, s.handleSDKScript)
 }
 
 // authMode is what a route demands of the caller.

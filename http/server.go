@@ -73,7 +73,11 @@ type RateLimits struct {
 	PerKey      int // per API key (1000)
 	PerIP       int // per client IP (2000)
 	PerEndpoint int // per endpoint and API key, or endpoint and IP for public calls (100)
-	MaxKeys     int // counters kept per window (ratelimit.DefaultMaxKeys)
+	// BrowserOrders bounds the orders the widget SDK creates per client IP
+	// (30): the API key is public, so a page's visitor is limited, not
+	// the merchant.
+	BrowserOrders int
+	MaxKeys       int // counters kept per window (ratelimit.DefaultMaxKeys)
 	// IPv6Prefix is the prefix length an IPv6 client is counted by: one
 	// subscriber usually holds a whole /64, so counting per address would
 	// let it escape the per-IP limits (64).
@@ -129,7 +133,7 @@ func DefaultConfig() Config {
 		SignField:     SignFieldOptional,
 		UnknownFields: UnknownReject,
 		MaxBodyBytes:  DefaultMaxBodyBytes,
-		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, MaxKeys: ratelimit.DefaultMaxKeys, IPv6Prefix: 64},
+		RateLimits:    RateLimits{PerKey: 1000, PerIP: 2000, PerEndpoint: 100, BrowserOrders: 30, MaxKeys: ratelimit.DefaultMaxKeys, IPv6Prefix: 64},
 		ErrorStatus:   StatusHTTP,
 		MaxInFlight:   1024,
 		MaxWait:       100 * time.Millisecond,
@@ -194,6 +198,7 @@ func (c Config) withDefaults() (Config, error) {
 	fill(&c.RateLimits.PerKey, d.RateLimits.PerKey)
 	fill(&c.RateLimits.PerIP, d.RateLimits.PerIP)
 	fill(&c.RateLimits.PerEndpoint, d.RateLimits.PerEndpoint)
+	fill(&c.RateLimits.BrowserOrders, d.RateLimits.BrowserOrders)
 	if c.RateLimits.MaxKeys <= 0 {
 		c.RateLimits.MaxKeys = d.RateLimits.MaxKeys
 	}

@@ -19,6 +19,10 @@ type CollectionRequest struct {
 	Symbol      string
 	ChainID     string // TRON, ETH, ARB (or 1, 42161); empty: TRON
 	RedirectURL string
+	// Origin is the merchant page's origin of an order the widget SDK
+	// creates from the browser (checked by the caller against the
+	// cashier's allowed origins); "" for the signed API.
+	Origin string
 }
 
 // CreateCollection creates a PENDING collection order with its own deposit
@@ -82,6 +86,7 @@ func (s *Service) CreateCollection(ctx context.Context, m *cashier.Merchant, req
 		Decimals:    token.Decimals,
 		Amount:      amount,
 		RedirectURL: req.RedirectURL,
+		Origin:      req.Origin,
 		Status:      cashier.CollectionPending,
 		ExpireAt:    now.Add(s.Config.CollectionTTL),
 		CreatedAt:   now,

@@ -255,3 +255,38 @@ func TestHeaderNames(t *testing.T) {
 		t.Fatalf("HeaderNames = %+v", h)
 	}
 }
+
+// The widget URL accepts the API's signature encodings: a raw signer (the
+// value unencoded in the signed text) only when Raw is accepted, a
+// QueryEscape signer whose URL arrived with %20 only when URLEncoded is.
+func TestWidgetQueryEncodings(t *testing.T) {
+	const secret = "sk_widget"
+	rawText := "apiKey=pk_1&custNo=C 1/2&orderNo=A+B"
+	sent := "apiKey=pk_1&custNo=C%201%2F2&orderNo=A%2BB"
+	rawSigned := sent + "&signature=" + HMAC(secret, rawText)
+	if _, err := VerifyWidgetQuery(secret, rawSigned); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("raw-signed URL with no encodings accepted: %v", err)
+	}
+	if _, err := VerifyWidgetQuery(secret, rawSigned, URLEncoded); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("raw-signed URL accepted under urlencoded only: %v", err)
+	}
+	vals, err := VerifyWidgetQuery(secret, rawSigned, Raw)
+	if err != nil || vals.Get("custNo") != "C 1/2" || vals.Get("orderNo") != "A+B" {
+		t.Fatalf("raw-signed URL under raw: %v %v", vals, err)
+	}
+	encSigned := sent + "&signature=" + HMAC(secret, "apiKey=pk_1&custNo=C+1%2F2&orderNo=A%2BB")
+	if _, err := VerifyWidgetQuery(secret, encSigned, Raw); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("QueryEscape-signed URL sent with %%20 accepted under raw only: %v", err)
+	}
+	if _, err := VerifyWidgetQuery(secret, encSigned, URLEncoded); err != nil {
+		t.Fatalf("QueryEscape-signed URL under urlencoded: %v", err)
+	}
+	// The text as sent always verifies, and a changed value never does.
+	asSent := sent + "&signature=" + HMAC(secret, sent)
+	if _, err := VerifyWidgetQuery(secret, asSent); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := VerifyWidgetQuery(secret, strings.Replace(rawSigned, "pk_1", "pk_2", 1), Raw, URLEncoded); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("tampered URL: %v", err)
+	}
+}

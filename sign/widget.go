@@ -40,17 +40,74 @@ func SignWidget(secret string, params []WidgetParam) string {
 var ErrWidgetUnsigned = errors.New("widget URL has no signature parameter")
 
 // VerifyWidgetQuery checks a received raw query string: the signature must
-// be the last parameter and must sign exactly the text before it, byte for
-// byte as received, so any encoding the client chose verifies. It returns
-// the decoded parameters.
-func VerifyWidgetQuery(secret, rawQuery string) (url.Values, error) {
+// be the last parameter and must sign the text before it. The text as
+// received, byte for byte, always verifies (any encoding the client chose
+// and sent unchanged); the accepted encodings add the forms the API's
+// request signatures accept (--sign-encodings): Raw, the parameters in the
+// order received with their decoded values (a signer that did not encode);
+// URLEncoded, the values re-encoded with url.QueryEscape (a signer that
+// encoded while the URL reached us encoded otherwise, e.g. %20 for space).
+// It returns the decoded parameters.
+func VerifyWidgetQuery(secret, rawQuery string, accept ...Encoding) (url.Values, error) {
 	i := strings.LastIndex(rawQuery, "&"+WidgetSignatureParam+"=")
 	if i < 0 {
 		return nil, ErrWidgetUnsigned
 	}
 	signed, sig := rawQuery[:i], rawQuery[i+len(WidgetSignatureParam)+2:]
-	if !Equal(sig, HMAC(secret, signed)) {
+	values, err := url.ParseQuery(signed)
+	if err != nil {
 		return nil, ErrBadSignature
 	}
-	return url.ParseQuery(signed)
+	if Equal(sig, HMAC(secret, signed)) {
+		return values, nil
+	}
+	params, err := orderedParams(signed)
+	if err != nil {
+		return nil, ErrBadSignature
+	}
+	for _, enc := range accept {
+		var text string
+		if enc == URLEncoded {
+			text = WidgetQuery(params)
+		} else {
+			text = rawWidgetQuery(params)
+		}
+		if Equal(sig, HMAC(secret, text)) {
+			return values, nil
+		}
+	}
+	return nil, ErrBadSignature
+}
+
+// orderedParams decodes a query string keeping the parameters' order.
+func orderedParams(q string) ([]WidgetParam, error) {
+	var out []WidgetParam
+	for _, part := range strings.Split(q, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		dk, err := url.QueryUnescape(k)
+		if err != nil {
+			return nil, err
+		}
+		dv, err := url.QueryUnescape(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, WidgetParam{dk, dv})
+	}
+	return out, nil
+}
+
+// rawWidgetQuery joins the parameters with their values unencoded.
+func rawWidgetQuery(params []WidgetParam) string {
+	var b strings.Builder
+	for i, p := range params {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(p.Key + "=" + p.Value)
+	}
+	return b.String()
 }

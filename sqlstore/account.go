@@ -265,8 +265,8 @@ func (t *tx) ReplaceMerchantKeys(ctx context.Context, m *cashier.Merchant) error
 }
 
 func (t *tx) UpdateCashier(ctx context.Context, c *cashier.Cashier) error {
-	res, err := t.tx.ExecContext(ctx, `UPDATE cashiers SET name = ?, webhook_url = ?, status = ? WHERE id = ?`,
-		c.Name, c.WebhookURL, c.Status, c.ID)
+	res, err := t.tx.ExecContext(ctx, `UPDATE cashiers SET name = ?, webhook_url = ?, status = ?, allowed_origins = ? WHERE id = ?`,
+		c.Name, c.WebhookURL, c.Status, strings.Join(c.AllowedOrigins, ","), c.ID)
 	return oneRow(res, err, "cashier", c.ID)
 }
 

@@ -106,15 +106,19 @@ func apiKeyPrefix(apiKey string) string {
 
 // ---- cashiers and contracts
 
-const cashierCols = `id, merchant_id, name, webhook_url, status, created_at`
+const cashierCols = `id, merchant_id, name, webhook_url, status, created_at, allowed_origins`
 
 func scanCashier(s scanner) (*cashier.Cashier, error) {
 	var (
 		c       cashier.Cashier
 		created sql.NullInt64
+		origins string
 	)
-	if err := s.Scan(&c.ID, &c.MerchantID, &c.Name, &c.WebhookURL, &c.Status, &created); err != nil {
+	if err := s.Scan(&c.ID, &c.MerchantID, &c.Name, &c.WebhookURL, &c.Status, &created, &origins); err != nil {
 		return nil, err
+	}
+	if origins != "" {
+		c.AllowedOrigins = strings.Split(origins, ",")
 	}
 	c.CreatedAt = fromMillis(created)
 	return &c, nil
@@ -200,7 +204,7 @@ func (r reader) ContractsByMerchant(ctx context.Context, merchantID string) ([]c
 
 const collectionCols = `id, merchant_id, cashier_id, order_no, cust_no, chain, symbol, decimals,
 	amount, paid_amount, deposit_address, redirect_url, status, tx_id, from_address,
-	expire_at, created_at, updated_at, version, pay_time`
+	expire_at, created_at, updated_at, version, pay_time, origin`
 
 func scanCollection(s scanner) (*cashier.CollectionOrder, error) {
 	var (
@@ -211,7 +215,7 @@ func scanCollection(s scanner) (*cashier.CollectionOrder, error) {
 	)
 	err := s.Scan(&o.ID, &o.MerchantID, &o.CashierID, &o.OrderNo, &o.CustNo, &o.Chain, &o.Symbol, &o.Decimals,
 		&amount, &paid, &o.DepositAddress, &o.RedirectURL, &o.Status, &o.TxID, &o.FromAddress,
-		&expire, &created, &modified, &o.Version, &payTime)
+		&expire, &created, &modified, &o.Version, &payTime, &o.Origin)
 	if err != nil {
 		return nil, err
 	}

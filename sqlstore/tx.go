@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
@@ -52,8 +53,8 @@ func (t *tx) CreateCashier(ctx context.Context, c *cashier.Cashier) error {
 	if err := needCreatedAt("cashier", c.CreatedAt); err != nil {
 		return err
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO cashiers (`+cashierCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
-		c.ID, c.MerchantID, c.Name, c.WebhookURL, c.Status, millis(c.CreatedAt))
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO cashiers (`+cashierCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.MerchantID, c.Name, c.WebhookURL, c.Status, millis(c.CreatedAt), strings.Join(c.AllowedOrigins, ","))
 	if err = writeErr(err, "cashier", fmt.Sprintf("cashier %s exists already", c.ID)); err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func collectionArgs(o *cashier.CollectionOrder) ([]any, error) {
 	}
 	return []any{o.ID, o.MerchantID, o.CashierID, o.OrderNo, o.CustNo, o.Chain, o.Symbol, o.Decimals,
 		amount, paid, o.DepositAddress, o.RedirectURL, o.Status, o.TxID, o.FromAddress,
-		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime)}, nil
+		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime), o.Origin}, nil
 }
 
 func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) error {
@@ -122,7 +123,9 @@ func (t *tx) UpdateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	if err != nil {
 		return err
 	}
-	// SET takes every column but id and version; WHERE takes id and version.
+	// SET takes every column but id, version and origin (set once, at
+	// creation); WHERE takes id and version.
+	args = args[:len(args)-1]
 	payTime := args[len(args)-1]
 	args = append(args[1:len(args)-2:len(args)-2], payTime, o.ID, o.Version)
 	res, err := t.tx.ExecContext(ctx, `UPDATE collection_orders SET

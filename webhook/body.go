@@ -80,6 +80,13 @@ func (w *Writer) CollectionEvent(o *cashier.CollectionOrder, c *cashier.Cashier,
 	b.add("amount", cashier.FormatAmount(o.Amount, o.Decimals))
 	b.add("paidAmount", cashier.FormatAmount(o.PaidAmount, o.Decimals))
 	b.add("status", string(o.Status))
+	if o.BrowserCreated() {
+		// Orders the widget SDK created from a browser: the merchant's
+		// receiver should check the amount (docs/checkout.md).
+		// Bodies of API orders stay as they were.
+		b.add("createdBy", "browser")
+		b.add("origin", o.Origin)
+	}
 	b.add("txId", o.TxID)
 	b.add("txHash", o.TxID)
 	b.add("fromAddress", o.FromAddress)

@@ -36,6 +36,8 @@ commands:
                         --data DIR --order ORDER_NO [--amount X] [--symbol S] [--merchant ID]
   merchant create       create a merchant: --data DIR --name NAME
   cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
+  cashier update        set the origins allowed to create orders from the browser (widget SDK):
+                        --data DIR --id CASHIER_ID --allowed-origins https://shop.example[,…]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
   contract update       change a contract's webhook URL: --data DIR --id ID --webhook-url URL
 <<<<<<< HEAD
@@ -96,6 +98,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return merchantCreate(ctx, rest, getenv, stdout, stderr)
 	case "cashier create":
 		return cashierCreate(ctx, rest, getenv, stdout, stderr)
+	case "cashier update":
+		return cashierUpdate(ctx, rest, getenv, stdout, stderr)
 	case "contract create":
 		return contractCreate(ctx, rest, getenv, stdout, stderr)
 	case "contract update", "contract disable", "contract enable":

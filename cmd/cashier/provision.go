@@ -170,3 +170,44 @@ func isTerminal(w io.Writer) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
+
+// cashierUpdate changes a cashier: today the origins whose pages may
+// create orders from the browser (widget SDK) and embed its page.
+func cashierUpdate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var id, origins string
+	set := false
+	st, _, err := provisionFlags(ctx, "cashier update", args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&id, "id", "", "cashier id (required)")
+		fs.Func("allowed-origins", "origins (https://shop.example[,…]) allowed to create orders from the browser; empty: none", func(v string) error {
+			origins, set = v, true
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if id == "" || !set {
+		return fmt.Errorf("cashier update needs --id and --allowed-origins")
+	}
+	list, err := cashier.ParseOrigins(origins)
+	if err != nil {
+		return err
+	}
+	as, ok := st.(cashier.AccountStore)
+	if !ok {
+		return fmt.Errorf("this store cannot change cashiers")
+	}
+	var c *cashier.Cashier
+	err = as.UpdateAccounts(ctx, func(tx cashier.AccountTx) error {
+		if c, err = tx.Cashier(ctx, id); err != nil {
+			return err
+		}
+		c.AllowedOrigins = list
+		return tx.UpdateCashier(ctx, c)
+	})
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]any{"cashierId": c.ID, "merchantId": c.MerchantID, "allowedOrigins": append([]string{}, c.AllowedOrigins...)})
+}

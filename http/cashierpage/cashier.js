@@ -10,6 +10,24 @@
   var POLL_MS = 2000, REDIRECT_MS = 3000;
   var lang = pickLang();
   var status = null, skew = 0, redirectTimer = null, pollTimer = null;
+  // Inside the SDK's iframe: the merchant's page, at the origin the server
+  // checked against the cashier's allowed origins, is told of the state and
+  // does the redirect itself.
+  var parentOrigin = root.getAttribute("data-parent-origin");
+  var embedded = !!parentOrigin && window.parent !== window;
+  var told = {};
+
+  function notifyParent(s) {
+    var key = s.state + "/" + s.status;
+    if (told[key]) return;
+    told[key] = true;
+    var msg = { source: "cashier", type: "state", data: { orderNo: $("order-no").textContent, state: s.state, status: s.status,
+      txId: s.txId || "", note: s.note || "" } };
+    if (s.state === "paid") msg.type = "finish";
+    if (s.state === "cancelled") msg.type = "cancel";
+    if (s.state === "expired" || s.state === "late") msg.type = "expired";
+    window.parent.postMessage(msg, parentOrigin);
+  }
 
   function pickLang() {
     var q = new URLSearchParams(location.search).get("lang");
@@ -30,6 +48,7 @@
   }
 
   function $(id) { return document.getElementById(id); }
+  window.CashierText = t;
 
   function applyLang() {
     document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
@@ -44,24 +63,45 @@
 
   function vars(s) {
     return { amount: s.amount, symbol: s.symbol, network: root.getAttribute("data-network"), paid: s.paidAmount,
-      remaining: s.remaining, n: s.confirmations, N: s.required };
+      remaining: s.remaining, due: s.due, n: s.confirmations, N: s.required };
   }
+
+  var FINAL = ["paid", "expired", "late", "cancelled"];
 
   function render(s) {
     status = s;
     var v = vars(s);
     root.setAttribute("data-state", s.state);
     root.setAttribute("data-status", s.status);
-    $("state").className = "state state-" + s.state;
-    $("state-title").textContent = t("state." + s.state, v);
-    var detail = "detail." + s.state;
-    if (s.state === "paid" && s.late) detail = "detail.paid.late";
-    if (s.state === "expired" && Number(s.paidAmount) > 0) detail = "detail.expired.partial";
-    $("state-detail").textContent = t(detail, v);
-    var payable = ["waiting", "seen", "confirming", "underpaid"].indexOf(s.state) >= 0;
-    $("pay-box").hidden = !payable;
+    root.setAttribute("data-note", s.note || "");
+    $("state").className = "state state-" + s.state + (s.note ? " note-" + s.note : "");
+    $("state-title").textContent = t(s.titleKey, v);
+    $("state-detail").textContent = t(s.detailKey, v);
+    // Paying once: the amount, the QR code and the wallet link ask for
+    // what is still due; with nothing due the box gives way to progress.
+    var partly = s.payable && s.due !== s.amount;
+    $("amount").textContent = s.payable ? s.due : s.amount;
+    $("amount-label").setAttribute("data-i18n", partly ? "pay.due" : "pay");
+    $("amount-label").textContent = t(partly ? "pay.due" : "pay");
+    $("amount-of").hidden = !partly;
+    $("amount-of").textContent = t("amount.of", v);
+    $("pay-box").hidden = !s.payable;
+    if (s.qr && $("qr").getAttribute("src") !== s.qr) $("qr").setAttribute("src", s.qr);
+    $("qr").hidden = !s.qr;
+    if (s.walletUrl) $("open-wallet").setAttribute("href", s.walletUrl);
+    $("open-wallet").hidden = !s.walletUrl;
+    var progress = $("progress");
+    progress.hidden = s.payable || !(s.state === "seen" || s.state === "confirming");
+    progress.max = s.required;
+    progress.value = Math.min(s.confirmations, s.required);
     $("countdown").hidden = !(s.state === "waiting" || s.state === "underpaid");
     $("cancel").hidden = !s.canCancel;
+    var final = FINAL.indexOf(s.state) >= 0;
+    if (s.backUrl) $("back").setAttribute("href", s.backUrl);
+    $("back").hidden = !(final && s.backUrl);
+    if (window.CashierWallet) window.CashierWallet.update(s);
+    if ($("wallet-status").getAttribute("data-key")) $("wallet-status").textContent = t($("wallet-status").getAttribute("data-key"), { hash: root.getAttribute("data-wallet-tx") || "" });
+    if (embedded) notifyParent(s);
     var list = $("payment-list");
     list.textContent = "";
     s.payments.forEach(function (p) {
@@ -78,7 +118,7 @@
     tick();
     // Whether the layout fits the screen's width (no sideways scrolling).
     root.setAttribute("data-fits", document.documentElement.scrollWidth <= window.innerWidth ? "yes" : "no");
-    if (s.state === "paid" && s.redirectUrl && /^https?:\/\//i.test(s.redirectUrl) && !redirectTimer) {
+    if (!embedded && s.state === "paid" && s.redirectUrl && /^https?:\/\//i.test(s.redirectUrl) && !redirectTimer) {
       $("message").hidden = false;
       $("message").className = "message note";
       $("message").textContent = t("redirecting");
@@ -146,6 +186,22 @@
         render(res.body);
       });
   });
+
+  if (embedded) {
+    // Only the merchant's page that embeds us, at the origin the server
+    // checked, is listened to.
+    window.addEventListener("message", function (ev) {
+      if (ev.origin !== parentOrigin || ev.source !== window.parent) return;
+      var m = ev.data;
+      if (!m || m.source !== "cashier-sdk" || m.type !== "init") return;
+      var d = m.data || {};
+      if (d.lang === "zh-CN" || d.lang === "en-US") lang = d.lang === "zh-CN" ? "zh" : "en";
+      if (d.theme === "dark" || d.theme === "light") document.body.className = "theme-" + d.theme;
+      root.setAttribute("data-sdk", "init");
+      applyLang();
+    });
+    window.parent.postMessage({ source: "cashier", type: "ready" }, parentOrigin);
+  }
 
   applyLang();
   setInterval(tick, 1000);

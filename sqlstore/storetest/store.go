@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -117,8 +118,20 @@ func testCashiersAndContracts(t *testing.T) {
 	}
 	want := cashier.Cashier{ID: "c1", MerchantID: "m1", Name: "Shop 1", WebhookURL: "https://shop1.example/hook",
 		Status: cashier.CashierActive, CreatedAt: t0}
-	if *c != want {
+	if !reflect.DeepEqual(*c, want) {
 		t.Fatalf("Cashier = %+v, want %+v", *c, want)
+	}
+	// The allowed origins of browser-created orders round-trip.
+	c.AllowedOrigins = []string{"https://shop1.example", "http://127.0.0.1:8081"}
+	if err := db.UpdateAccounts(ctx, func(tx cashier.AccountTx) error { return tx.UpdateCashier(ctx, c) }); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Cashier(ctx, "c1"); err != nil || !reflect.DeepEqual(got.AllowedOrigins, c.AllowedOrigins) || !got.AllowsOrigin("https://SHOP1.example") || got.AllowsOrigin("https://shop1.example.evil") {
+		t.Fatalf("allowed origins: %+v, %v", got, err)
+	}
+	c.AllowedOrigins = nil
+	if err := db.UpdateAccounts(ctx, func(tx cashier.AccountTx) error { return tx.UpdateCashier(ctx, c) }); err != nil {
+		t.Fatal(err)
 	}
 	list, err := db.CashiersByMerchant(ctx, "m1")
 	if err != nil {
