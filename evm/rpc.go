@@ -118,6 +118,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 // retryable reports whether err is a failure of the way to a node rather
 // than a node's answer to the call.
 func retryable(err error) bool {
+	if errors.Is(err, ErrBehind) {
+		return true // another node, or the same one later, has the block
+	}
 	var httpErr rpc.HTTPError
 	if errors.As(err, &httpErr) {
 		// Any status but 2xx comes from the endpoint, not the call: rate
