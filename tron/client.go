@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/nodes"
 )
 
 // Defaults of Config.
@@ -110,9 +111,14 @@ func New(cfg Config) (*Client, error) {
 		}
 		urls[i] = strings.TrimRight(u, "/")
 	}
+	ns := make([]*nodes.Node, len(urls))
+	for i, u := range urls {
+		ns[i] = nodes.For(cashier.ChainTRON, u)
+	}
 	c := &Client{
 		t: &transport{
 			urls:     urls,
+			nodes:    ns,
 			apiKey:   cfg.APIKey,
 			client:   cfg.HTTPClient,
 			timeout:  cfg.Timeout,
