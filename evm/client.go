@@ -130,7 +130,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("evm: a sending client needs a journal")
 	}
 	cfg.defaults()
-	ep, err := dialEndpoints(cfg.Chain, cfg.URLs, cfg.CallTimeout, cfg.Attempts, cfg.BackoffBase, cfg.BackoffMax)
+	ep, err := dialEndpoints(cfg.Chain, new(big.Int).SetUint64(cfg.ChainID), cfg.URLs, cfg.CallTimeout, cfg.Attempts, cfg.BackoffBase, cfg.BackoffMax)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -27,6 +28,7 @@ import (
 // exponential, jittered pause; an answer from a node (a JSON-RPC error such
 // as "execution reverted") is final and returned at once.
 type endpoints struct {
+	chainID  *big.Int // every node must serve it (eth_chainId), checked before first use
 	urls     []string
 	clients  []*ethclient.Client
 	nodes    []*nodes.Node
@@ -39,11 +41,11 @@ type endpoints struct {
 	preferred int // index of the URL that answered last
 }
 
-func dialEndpoints(chain cashier.Chain, urls []string, timeout time.Duration, attempts int, base, max time.Duration) (*endpoints, error) {
+func dialEndpoints(chain cashier.Chain, chainID *big.Int, urls []string, timeout time.Duration, attempts int, base, max time.Duration) (*endpoints, error) {
 	if len(urls) == 0 {
 		return nil, errors.New("evm: no RPC URL configured")
 	}
-	e := &endpoints{urls: urls, timeout: timeout, attempts: attempts, base: base, max: max}
+	e := &endpoints{chainID: chainID, urls: urls, timeout: timeout, attempts: attempts, base: base, max: max}
 	for _, u := range urls {
 		n := nodes.For(chain, u)
 		// Dialing HTTP does not connect, so a node that is down now does not
@@ -140,7 +142,13 @@ func (e *endpoints) do(ctx context.Context, fn func(ctx context.Context, c *ethc
 		}
 		node := e.nodes[idx]
 		callCtx, cancel := context.WithTimeout(ctx, e.timeout)
-		err = fn(callCtx, e.clients[idx])
+		err = nil
+		if !node.Checked() {
+			err = e.checkNode(callCtx, idx)
+		}
+		if err == nil {
+			err = fn(callCtx, e.clients[idx])
+		}
 		timedOut := callCtx.Err() != nil && ctx.Err() == nil
 		cancel()
 		if err == nil {
@@ -166,6 +174,53 @@ func (e *endpoints) do(ctx context.Context, fn func(ctx context.Context, c *ethc
 		err = fmt.Errorf("%s: %w", redact(e.urls[idx]), err)
 	}
 	return fmt.Errorf("evm: all RPC attempts failed: %w", err)
+}
+
+// errWrongChain: the node serves another chain; it is refused, the call
+// goes to another node.
+var errWrongChain = errors.New("node serves another chain")
+
+// checkNode asks node i for its chain id and records the verdict; a
+// wrong one is errWrongChain.
+func (e *endpoints) checkNode(ctx context.Context, i int) error {
+	id, err := e.clients[i].ChainID(ctx)
+	if err != nil {
+		return err
+	}
+	if id.Cmp(e.chainID) != 0 {
+		msg := fmt.Sprintf("eth_chainId is %s, the registry's network has %s", id, e.chainID)
+		e.nodes[i].SetWrongChain(msg)
+		return fmt.Errorf("%w: %s", errWrongChain, msg)
+	}
+	e.nodes[i].SetWrongChain("")
+	return nil
+}
+
+// CheckNodes asks every node for its chain id at once and reports the
+// nodes on another chain (refused from then on) and the ones that could
+// not be asked. The service runs it at start and for /readyz.
+func (c *Client) CheckNodes(ctx context.Context) []nodes.Check {
+	return c.rpc.checkAll(ctx)
+}
+
+func (e *endpoints) checkAll(ctx context.Context) []nodes.Check {
+	out := make([]nodes.Check, len(e.nodes))
+	var wg sync.WaitGroup
+	for i := range e.nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cctx, cancel := context.WithTimeout(ctx, e.timeout)
+			defer cancel()
+			err := e.checkNode(cctx, i)
+			if err != nil && !errors.Is(err, errWrongChain) {
+				e.nodes[i].Failed(err)
+			}
+			out[i] = nodes.Check{URL: e.nodes[i].Name(), Err: err}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // rateLimited reports an HTTP 429.
@@ -218,7 +273,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // retryable reports whether err is a failure of the way to a node rather
 // than a node's answer to the call.
 func retryable(err error) bool {
-	if errors.Is(err, ErrBehind) {
+	if errors.Is(err, ErrBehind) || errors.Is(err, errWrongChain) {
 		return true // another node, or the same one later, has the block
 	}
 	var httpErr rpc.HTTPError

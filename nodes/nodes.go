@@ -31,7 +31,6 @@ type State struct {
 	LastError  string        `json:"lastError,omitempty"`
 	PausedFor  string        `json:"pausedFor,omitempty"` // a provider's Retry-After still running
 	WrongChain string        `json:"wrongChain,omitempty"`
-	Head       uint64        `json:"head,omitempty"`
 	Requests   int64         `json:"requests"`
 	Errors     int64         `json:"errors"`
 	RateLimits int64         `json:"rateLimits"`
@@ -48,7 +47,7 @@ type Node struct {
 	lastErr    string
 	pauseUntil time.Time
 	wrongChain string
-	head       uint64
+	checked    bool      // the chain check has run (wrongChain is its verdict)
 	loggedAt   time.Time // last repeated-failure log
 
 	requests, errors, rateLimits atomic.Int64
@@ -86,7 +85,17 @@ func For(chain cashier.Chain, rawURL string) *Node {
 	k := string(chain) + " " + rawURL
 	n, ok := all[k]
 	if !ok {
-		n = &Node{chain: chain, name: Redact(rawURL), up: true}
+		// Two URLs of one host (keys in their paths) get two names.
+		name, same := Redact(rawURL), 1
+		for _, o := range all {
+			if o.chain == chain && (o.name == name || strings.HasPrefix(o.name, name+" #")) {
+				same++
+			}
+		}
+		if same > 1 {
+			name += " #" + strconv.Itoa(same)
+		}
+		n = &Node{chain: chain, name: name, up: true}
 		all[k] = n
 	}
 	return n
@@ -125,6 +134,12 @@ func Of(chain cashier.Chain) []State {
 	return out
 }
 
+// Check is one node's verdict from a chain check.
+type Check struct {
+	URL string // redacted
+	Err error  // nil: serves the configured network
+}
+
 // Name is the URL as reported.
 func (n *Node) Name() string { return n.name }
 
@@ -133,8 +148,8 @@ func (n *Node) State(now time.Time) State {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	s := State{Chain: n.chain, URL: n.name, Up: n.up && n.wrongChain == "", Failures: n.failures, LastError: n.lastErr,
-		WrongChain: n.wrongChain, Head: n.head,
-		Requests: n.requests.Load(), Errors: n.errors.Load(), RateLimits: n.rateLimits.Load()}
+		WrongChain: n.wrongChain,
+		Requests:   n.requests.Load(), Errors: n.errors.Load(), RateLimits: n.rateLimits.Load()}
 	if now.Before(n.pauseUntil) {
 		s.PausedFor = n.pauseUntil.Sub(now).Round(time.Millisecond).String()
 	}
@@ -230,11 +245,18 @@ func (n *Node) Up() bool {
 func (n *Node) SetWrongChain(msg string) {
 	n.mu.Lock()
 	changed := n.wrongChain != msg
-	n.wrongChain = msg
+	n.wrongChain, n.checked = msg, true
 	n.mu.Unlock()
 	if changed && msg != "" {
 		log().Error("chain node refused: wrong chain", "chain", string(n.chain), "node", n.name, "err", msg)
 	}
+}
+
+// Checked reports whether the node's chain was checked.
+func (n *Node) Checked() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.checked
 }
 
 // WrongChain is the reason the node was refused, or "".
@@ -242,15 +264,6 @@ func (n *Node) WrongChain() string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.wrongChain
-}
-
-// SawHead records the head a node answered.
-func (n *Node) SawHead(h uint64) {
-	n.mu.Lock()
-	if h > n.head {
-		n.head = h
-	}
-	n.mu.Unlock()
 }
 
 // maxPause bounds a pause a provider asks for, against a typo of theirs

@@ -78,6 +78,10 @@ type Config struct {
 	Attempts int
 	// Backoff is the first pause between tries, doubled after each.
 	Backoff time.Duration
+	// GenesisBlockID is the id of the network's block 0; every node is
+	// checked against it before its first use and refused when it
+	// differs. Empty: not checked.
+	GenesisBlockID string
 	// HTTPClient overrides the default client.
 	HTTPClient *http.Client
 	// Clock checks the expiration a node puts on a transaction.
@@ -117,6 +121,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{
 		t: &transport{
+			genesis:  strings.ToLower(strings.TrimPrefix(cfg.GenesisBlockID, "0x")),
 			urls:     urls,
 			nodes:    ns,
 			apiKey:   cfg.APIKey,
@@ -742,4 +747,30 @@ func (c *Client) ViewUint(ctx context.Context, contract string, data []byte) (*b
 		return nil, err
 	}
 	return c.viewUint(ctx, contract, k, data)
+}
+
+// CheckNodes compares every node's block 0 with the network's genesis at
+// once and reports the nodes on another network (refused from then on)
+// and the ones that could not be asked. The service runs it at start and
+// for /readyz.
+func (c *Client) CheckNodes(ctx context.Context) []nodes.Check {
+	out := make([]nodes.Check, len(c.t.nodes))
+	var wg sync.WaitGroup
+	for i, n := range c.t.nodes {
+		out[i].URL = n.Name()
+		if c.t.genesis == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := c.t.checkNode(ctx, i)
+			if err != nil && !errors.Is(err, errWrongChain) {
+				n.Failed(err)
+			}
+			out[i].Err = err
+		}()
+	}
+	wg.Wait()
+	return out
 }

@@ -24,6 +24,7 @@ const maxBackoff = 5 * time.Second
 // transport posts JSON to the /wallet endpoints of several nodes, moving to
 // the next node and backing off when one fails.
 type transport struct {
+	genesis  string // block 0's id every node must have; "" unchecked
 	urls     []string
 	nodes    []*nodes.Node
 	apiKey   string
@@ -62,7 +63,33 @@ type nodeError struct {
 
 func (e *nodeError) Error() string { return fmt.Sprintf("%s: node error: %s", e.path, e.msg) }
 
+// errWrongChain: the node's block 0 is not the network's; it is refused
+// and the request goes to another node.
+var errWrongChain = errors.New("node serves another chain")
+
+// checkNode compares node i's block 0 with the network's genesis and
+// records the verdict.
+func (t *transport) checkNode(ctx context.Context, i int) error {
+	var b apiBlock
+	if err := t.once(ctx, t.urls[i]+"/wallet/getblockbynum", "/wallet/getblockbynum", []byte(`{"num":0}`), &b); err != nil {
+		return err
+	}
+	if b.BlockID == "" {
+		return fmt.Errorf("%w: block 0 missing from the node's answer", ErrBehind)
+	}
+	if !strings.EqualFold(b.BlockID, t.genesis) {
+		msg := fmt.Sprintf("block 0 is %s, the registry's network has %s", strings.ToLower(b.BlockID), t.genesis)
+		t.nodes[i].SetWrongChain(msg)
+		return fmt.Errorf("%w: %s", errWrongChain, msg)
+	}
+	t.nodes[i].SetWrongChain("")
+	return nil
+}
+
 func retryable(err error) bool {
+	if errors.Is(err, errWrongChain) || errors.Is(err, ErrBehind) {
+		return true
+	}
 	var se *statusError
 	if errors.As(err, &se) {
 		return se.rateLimited() || se.status >= 500
@@ -102,7 +129,13 @@ func (t *transport) post(ctx context.Context, path string, body, out any) error 
 		}
 		next = i + 1
 		node := t.nodes[i]
-		last = t.once(ctx, t.urls[i]+path, path, payload, out)
+		last = nil
+		if t.genesis != "" && !node.Checked() {
+			last = t.checkNode(ctx, i)
+		}
+		if last == nil {
+			last = t.once(ctx, t.urls[i]+path, path, payload, out)
+		}
 		var se *statusError
 		switch {
 		case last == nil || !retryable(last):
