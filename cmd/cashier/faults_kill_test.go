@@ -41,9 +41,10 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	}
 	ctx := context.Background()
 	data := t.TempDir()
+	dbEnv := databaseEnv()
 	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
 	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
-	prov := start(t, nil, "sandbox", "--only", "service", "--data", data, "--free-ports")
+	prov := start(t, dbEnv, "sandbox", "--only", "service", "--data", data, "--free-ports")
 	waitFor(t, "provisioning", time.Minute, func() bool { return strings.Contains(prov.stderr.String(), "sandbox ready at") })
 	prov.stop(t)
 	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
@@ -75,6 +76,7 @@ func TestProviderFaultsAndKills(t *testing.T) {
 		"CASHIER_ETH_RPC=" + ethURLs, "CASHIER_ARB_RPC=" + arbURL, "CASHIER_TRON_API=" + tronURL,
 		"CASHIER_LEASE_TTL=3s", "CASHIER_PAYOUT_BATCH_SIZE=3", "CASHIER_PAYOUT_WINDOW=300ms", "CASHIER_LOG_LEVEL=info",
 		"CASHIER_SWEEP_MIN=0", "CASHIER_SWEEP_INTERVAL=2s"}
+	env = append(env, dbEnv...)
 	var svc *proc
 	var sdk *client.Client
 	serve := func() {
@@ -124,7 +126,9 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	}
 	pay := func(o order) {
 		t.Helper()
-		if out, err := exec.Command(binary, "sandbox", "pay", "--data", data, "--order", o.no).CombinedOutput(); err != nil {
+		cmd := exec.Command(binary, "sandbox", "pay", "--data", data, "--order", o.no)
+		cmd.Env = append(os.Environ(), dbEnv...)
+		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("pay %s: %v\n%s", o.no, err, out)
 		}
 	}
@@ -163,15 +167,17 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	for _, p := range payouts {
 		args = append(args, "--id", p.id)
 	}
-	if out, err := exec.Command(binary, args...).CombinedOutput(); err != nil {
+	approve := exec.Command(binary, args...)
+	approve.Env = append(os.Environ(), dbEnv...)
+	if out, err := approve.CombinedOutput(); err != nil {
 		t.Fatalf("approve: %v\n%s", err, out)
 	}
 
 	// First kill: while payouts execute.
-	waitFor(t, "payouts executing", 2*time.Minute, func() bool { return countPayouts(t, data, nil, "PROCESSING").Total > 0 })
+	waitFor(t, "payouts executing", 2*time.Minute, func() bool { return countPayouts(t, data, dbEnv, "PROCESSING").Total > 0 })
 	time.Sleep(time.Duration(mrand.IntN(500)) * time.Millisecond)
 	kill()
-	t.Logf("first kill: %d of %d payouts SUCCESS", countPayouts(t, data, nil, "SUCCESS").Total, len(payouts))
+	t.Logf("first kill: %d of %d payouts SUCCESS", countPayouts(t, data, dbEnv, "SUCCESS").Total, len(payouts))
 	for _, o := range orders {
 		if strings.HasSuffix(o.no, "-1") && o.chain != cashier.ChainTRON {
 			pay(o) // while the service is down
@@ -181,13 +187,13 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	// Second kill: a few seconds into the second run.
 	time.Sleep(time.Duration(3000+mrand.IntN(3000)) * time.Millisecond)
 	kill()
-	t.Logf("second kill: %d of %d payouts SUCCESS", countPayouts(t, data, nil, "SUCCESS").Total, len(payouts))
+	t.Logf("second kill: %d of %d payouts SUCCESS", countPayouts(t, data, dbEnv, "SUCCESS").Total, len(payouts))
 	serve()
 	pay(orders[len(orders)-1]) // the second TRON order
 
 	deadline := time.Now().Add(5 * time.Minute)
 	for {
-		done := countPayouts(t, data, nil, "SUCCESS").Total
+		done := countPayouts(t, data, dbEnv, "SUCCESS").Total
 		paid := 0
 		for _, o := range orders {
 			if d, err := sdk.CollectionDetail(ctx, o.no); err == nil && d.Status == "SUCCESS" {
