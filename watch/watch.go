@@ -80,7 +80,6 @@ type Watcher struct {
 	log    *slog.Logger
 
 	lastHead uint64 // head of the last applied tail, to skip idle rounds
-	behind   int    // rounds skipped on a head older than one applied
 }
 
 // New returns a watcher of cfg.Chain reading chain and writing through svc
@@ -174,7 +173,6 @@ func (w *Watcher) Round(ctx context.Context) error {
 		// node behind the others (a provider's load balancer over nodes at
 		// different heights). Nothing is scanned on it: the unconfirmed
 		// tail above it would look emptied and its seen payments dropped.
-		w.behind++
 		return nil
 	} else if cur, err = w.checkCursor(ctx, cur, head); err != nil {
 		return err
