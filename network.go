@@ -70,6 +70,9 @@ type Network struct {
 	AvgGasFee     string        `json:"avgGasFee"`
 	Confirmations int           `json:"confirmations"` // blocks before a payment counts
 	EVMChainID    int64         `json:"evmChainId,omitempty"`
+	// GenesisBlockID identifies a TRON network: every node URL's block 0
+	// must have this id (TRON has no eth_chainId). Empty: not checked.
+	GenesisBlockID string `json:"genesisBlockId,omitempty"`
 	// Create2Prefix is the first byte of the CREATE2 address preimage on
 	// this network: 0xff on EVM chains, 0x41 on TRON's TVM. Deposit
 	// addresses are computed off chain with it.

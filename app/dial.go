@@ -35,7 +35,8 @@ func DialChains(_ context.Context, cfg config.Config, reg *cashier.Registry, clo
 		out[e.chain] = c
 	}
 	if urls := splitList(cfg.TRONAPI); len(urls) > 0 {
-		c, err := tron.New(tron.Config{URLs: urls, APIKey: cfg.TRONAPIKey, Clock: clock})
+		n, _ := reg.Network(cashier.ChainTRON)
+		c, err := tron.New(tron.Config{URLs: urls, APIKey: cfg.TRONAPIKey, Clock: clock, GenesisBlockID: n.GenesisBlockID})
 		if err != nil {
 			return nil, fmt.Errorf("TRON: %w", err)
 		}

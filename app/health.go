@@ -13,6 +13,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/metrics"
+	"github.com/stablecashier/cashier/nodes"
 )
 
 // Health checks and metrics. /healthz and /readyz are served on the public
@@ -65,8 +66,35 @@ func (o *Ops) Ready(ctx context.Context) (checks, failed map[string]string) {
 	}
 	probe("database", func(ctx context.Context) error { _, err := s.Store.ListLeases(ctx); return err })
 	for _, c := range cashier.Chains {
-		if cl := s.Chains[c]; cl != nil {
-			probe("chain "+string(c), func(ctx context.Context) error { _, err := cl.Head(ctx); return err })
+		cl := s.Chains[c]
+		if cl == nil {
+			continue
+		}
+		probe("chain "+string(c), func(ctx context.Context) error { _, err := cl.Head(ctx); return err })
+		if nc, ok := cl.(nodeChecker); ok {
+			// Every node URL is asked which chain it serves: one on
+			// another chain fails readiness (a configuration to fix);
+			// one that is down is reported, its peers carry the load.
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				pctx, cancel := context.WithTimeout(ctx, readyTimeout)
+				defer cancel()
+				res := nc.CheckNodes(pctx)
+				mu.Lock()
+				defer mu.Unlock()
+				for _, r := range res {
+					name := "node " + string(c) + " " + r.URL
+					switch {
+					case r.Err == nil:
+						checks[name] = "ok"
+					case strings.Contains(r.Err.Error(), "another chain"):
+						checks[name], failed[name] = "failed", r.Err.Error()
+					default:
+						checks[name] = "down" // its error is in the nodes list
+					}
+				}
+			}()
 		}
 	}
 	probe("leases", func(context.Context) error { return o.Runner.Healthy(s.Clock.Now()) })
@@ -81,7 +109,7 @@ func (o *Ops) serveHealthz(w stdhttp.ResponseWriter, r *stdhttp.Request) {
 
 func (o *Ops) serveReadyz(w stdhttp.ResponseWriter, r *stdhttp.Request) {
 	checks, failed := o.Ready(r.Context())
-	body := map[string]any{"status": "ready", "instance": o.Instance, "checks": checks}
+	body := map[string]any{"status": "ready", "instance": o.Instance, "checks": checks, "nodes": o.nodeStates()}
 	status := stdhttp.StatusOK
 	if len(failed) > 0 {
 		body["status"], body["failed"] = "unready", failed
@@ -150,6 +178,17 @@ func (w *codeWriter) code() int {
 	return w.status
 }
 
+// nodeStates is the health of the node URLs of the service's networks.
+func (o *Ops) nodeStates() []nodes.State {
+	var out []nodes.State
+	for _, st := range nodes.All() {
+		if o.svc.Chains[st.Chain] != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // snapshot reads the shared state for a scrape.
 func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 	s := o.svc
@@ -204,6 +243,7 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 		snap.Leases = append(snap.Leases, ls)
 	}
 	snap.Instances = o.LiveInstances()
+	snap.Nodes = o.nodeStates()
 	return snap, nil
 }
 

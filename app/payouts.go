@@ -100,7 +100,7 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 				net.DomainChainID = big.NewInt(n.EVMChainID)
 			}
 			net.EnergyPerRecipient, net.EnergyBase = gasPer, gasBase
-			cl, err := tron.New(tron.Config{URLs: splitList(urls[c]), APIKey: s.Config.TRONAPIKey, Key: exec, Clock: s.Clock})
+			cl, err := tron.New(tron.Config{URLs: splitList(urls[c]), APIKey: s.Config.TRONAPIKey, Key: exec, Clock: s.Clock, GenesisBlockID: n.GenesisBlockID})
 			if err != nil {
 				closeAll()
 				return nil, nil, fmt.Errorf("TRON: %w", err)

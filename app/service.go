@@ -17,6 +17,7 @@ import (
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/dashboard"
 	cashierhttp "github.com/stablecashier/cashier/http"
+	"github.com/stablecashier/cashier/nodes"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sign"
 	"github.com/stablecashier/cashier/sqlite"
@@ -64,6 +65,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	if s.Logger == nil {
 		s.Logger = NewLogger(stderr, cfg.LogLevel)
 	}
+	nodes.SetLogger(s.Logger.With("component", "nodes"))
 	var err error
 	if s.Registry == nil {
 		if s.Registry, err = config.LoadRegistry(cfg.Registry); err != nil {
@@ -211,6 +213,12 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 		}
 		defer stopMetrics()
 	}
+	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	err := s.checkNodes(cctx)
+	cancel()
+	if err != nil {
+		return err
+	}
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
@@ -223,7 +231,6 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { serveDone <- srv.Serve(ln) }()
 	s.Logger.Info("serving", "addr", ln.Addr().String(), "mode", s.Config.Mode)
 
-	var err error
 	select {
 	case <-ctx.Done():
 	case err = <-serveDone:

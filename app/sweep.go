@@ -55,7 +55,8 @@ func (s *Service) NewSweepers(ctx context.Context) error {
 // key's nonce journal for EVM networks; close releases both.
 func (s *Service) sweepClient(c cashier.Chain, key *ecdsa.PrivateKey) (cashier.ChainClient, func(), error) {
 	if c == cashier.ChainTRON {
-		cl, err := tron.New(tron.Config{URLs: splitList(s.Config.TRONAPI), APIKey: s.Config.TRONAPIKey, Key: key, Clock: s.Clock})
+		n, _ := s.Registry.Network(c)
+		cl, err := tron.New(tron.Config{URLs: splitList(s.Config.TRONAPI), APIKey: s.Config.TRONAPIKey, Key: key, Clock: s.Clock, GenesisBlockID: n.GenesisBlockID})
 		return cl, func() {}, err
 	}
 	n, _ := s.Registry.Network(c)

@@ -17,6 +17,10 @@ import (
 // units is 10^6 base units: one whole token of a 6-decimal stablecoin.
 func units(whole int64) *big.Int { return new(big.Int).Mul(big.NewInt(whole), big.NewInt(1_000_000)) }
 
+// TRONMainnetGenesis is the id of TRON mainnet's block 0: a node whose
+// block 0 differs serves another network (Nile, Shasta, a private chain).
+const TRONMainnetGenesis = "00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc"
+
 // DefaultRegistry is the built-in configuration: the three networks and the
 // real USDT and USDC contracts on each, 6 decimals everywhere. Bounds: 1 to
 // 1,000,000 tokens per order; payout fee 1 token (1 USD) per order.
@@ -25,7 +29,8 @@ func DefaultRegistry() *cashier.Registry {
 		Networks: []cashier.Network{
 			{Chain: cashier.ChainTRON, NetworkName: "TRON", ShortName: "TRX", Symbol: "TRX", Decimals: 6,
 				ExplorerURL: "https://tronscan.org", RPCURL: "https://api.trongrid.io", Status: cashier.NetworkActive,
-				AvgBlockTime: 3, AvgGasFee: "1-15 TRX", Confirmations: 19, Create2Prefix: 0x41},
+				AvgBlockTime: 3, AvgGasFee: "1-15 TRX", Confirmations: 19, Create2Prefix: 0x41,
+				GenesisBlockID: TRONMainnetGenesis},
 			{Chain: cashier.ChainETH, NetworkName: "Ethereum", ShortName: "ETH", Symbol: "ETH", Decimals: 18,
 				ExplorerURL: "https://etherscan.io", RPCURL: "https://ethereum-rpc.publicnode.com", Status: cashier.NetworkActive,
 				AvgBlockTime: 12, AvgGasFee: "0.5-5 USD", Confirmations: 12, EVMChainID: 1, Create2Prefix: 0xff},
@@ -70,7 +75,10 @@ type NetworkOverride struct {
 	AvgGasFee     *string `json:"avgGasFee"`
 	Confirmations *int    `json:"confirmations"`
 	EVMChainID    *int64  `json:"evmChainId"`
-	Create2Prefix *string `json:"create2Prefix"` // "0xff" or "0x41"
+	// GenesisBlockID is a TRON network's block 0 id, checked against
+	// every node ("" turns the check off).
+	GenesisBlockID *string `json:"genesisBlockId"`
+	Create2Prefix  *string `json:"create2Prefix"` // "0xff" or "0x41"
 }
 
 // TokenOverride changes or adds one token on one network.
@@ -133,6 +141,9 @@ func Apply(r *cashier.Registry, o Override) error {
 		set(&n.AvgGasFee, no.AvgGasFee)
 		set(&n.Confirmations, no.Confirmations)
 		set(&n.EVMChainID, no.EVMChainID)
+		if no.GenesisBlockID != nil {
+			n.GenesisBlockID = strings.ToLower(strings.TrimPrefix(*no.GenesisBlockID, "0x"))
+		}
 		if no.Create2Prefix != nil {
 			switch strings.ToLower(*no.Create2Prefix) {
 			case "0xff":

@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -27,7 +28,7 @@ func (c *Client) TokenApprovals(ctx context.Context, tokens, spenders []string, 
 		return nil, err
 	}
 	logs, err := c.chunkedLogs(from, to, func(start, end uint64) ([]types.Log, error) {
-		return c.getLogs(ctx, "approval logs", q, start, end)
+		return c.verifiedLogs(ctx, "approval logs", q, start, end, map[uint64]time.Time{})
 	})
 	if err != nil {
 		return nil, err

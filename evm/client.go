@@ -130,7 +130,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("evm: a sending client needs a journal")
 	}
 	cfg.defaults()
-	ep, err := dialEndpoints(cfg.URLs, cfg.CallTimeout, cfg.Attempts, cfg.BackoffBase, cfg.BackoffMax)
+	ep, err := dialEndpoints(cfg.Chain, new(big.Int).SetUint64(cfg.ChainID), cfg.URLs, cfg.CallTimeout, cfg.Attempts, cfg.BackoffBase, cfg.BackoffMax)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +181,10 @@ func (c *Client) header(ctx context.Context, n *big.Int) (cashier.BlockRef, erro
 	var h *types.Header
 	err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
 		h, err = ec.HeaderByNumber(ctx, n)
+		if n != nil && errors.Is(err, ethereum.NotFound) {
+			// A node behind n answers null; the next one may have it.
+			err = fmt.Errorf("%w: block %v", ErrBehind, n)
+		}
 		return err
 	})
 	if err != nil {
@@ -264,7 +268,7 @@ func (c *Client) TransferLogs(ctx context.Context, token string, to []string, fr
 		var chunk []types.Log
 		for group := range slices.Chunk(topics, c.cfg.LogAddressChunk) {
 			q.Topics = [][]common.Hash{{TransferTopic}, nil, group}
-			got, err := c.getLogs(ctx, "logs", q, start, end)
+			got, err := c.verifiedLogs(ctx, "logs", q, start, end, map[uint64]time.Time{})
 			if err != nil {
 				return nil, err
 			}

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -15,6 +17,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	cashier "github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/nodes"
 )
 
 // endpoints spreads JSON-RPC calls over several node URLs. A call that fails
@@ -23,8 +28,10 @@ import (
 // exponential, jittered pause; an answer from a node (a JSON-RPC error such
 // as "execution reverted") is final and returned at once.
 type endpoints struct {
+	chainID  *big.Int // every node must serve it (eth_chainId), checked before first use
 	urls     []string
 	clients  []*ethclient.Client
+	nodes    []*nodes.Node
 	timeout  time.Duration
 	attempts int
 	base     time.Duration
@@ -34,27 +41,80 @@ type endpoints struct {
 	preferred int // index of the URL that answered last
 }
 
-func dialEndpoints(urls []string, timeout time.Duration, attempts int, base, max time.Duration) (*endpoints, error) {
+func dialEndpoints(chain cashier.Chain, chainID *big.Int, urls []string, timeout time.Duration, attempts int, base, max time.Duration) (*endpoints, error) {
 	if len(urls) == 0 {
 		return nil, errors.New("evm: no RPC URL configured")
 	}
-	e := &endpoints{urls: urls, timeout: timeout, attempts: attempts, base: base, max: max}
+	e := &endpoints{chainID: chainID, urls: urls, timeout: timeout, attempts: attempts, base: base, max: max}
 	for _, u := range urls {
+		n := nodes.For(chain, u)
 		// Dialing HTTP does not connect, so a node that is down now does not
 		// keep the service from starting.
-		c, err := rpc.DialOptions(context.Background(), u)
+		c, err := rpc.DialOptions(context.Background(), u,
+			rpc.WithHTTPClient(&http.Client{Transport: pauseTransport{node: n, base: http.DefaultTransport}}))
 		if err != nil {
 			e.close()
 			return nil, fmt.Errorf("evm: RPC URL %s: %w", redact(u), err)
 		}
 		e.clients = append(e.clients, ethclient.NewClient(c))
+		e.nodes = append(e.nodes, n)
 	}
 	return e, nil
+}
+
+// pauseTransport records the pause a provider asks for with Retry-After
+// (429, or a 503 that says how long) on the node's shared record.
+type pauseTransport struct {
+	node *nodes.Node
+	base http.RoundTripper
+}
+
+func (t pauseTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		d := nodes.RetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		if d == 0 && resp.StatusCode == http.StatusTooManyRequests {
+			d = time.Second // rate limited without saying for how long
+		}
+		t.node.Pause(d, resp.Status)
+	}
+	return resp, err
 }
 
 func (e *endpoints) close() {
 	for _, c := range e.clients {
 		c.Close()
+	}
+}
+
+// pick returns the first node from start on that is usable now: not on
+// the wrong chain and not paused by its provider. When every usable node
+// is paused it waits for the first pause to end: a provider that asked
+// for a pause is never asked again before it ends.
+func (e *endpoints) pick(ctx context.Context, start int) (int, error) {
+	for {
+		now := time.Now()
+		best, bestAt := -1, time.Time{}
+		for k := range e.nodes {
+			i := (start + k) % len(e.nodes)
+			n := e.nodes[i]
+			if n.WrongChain() != "" {
+				continue
+			}
+			until := n.PausedUntil(now)
+			if until.IsZero() {
+				return i, nil
+			}
+			if best < 0 || until.Before(bestAt) {
+				best, bestAt = i, until
+			}
+		}
+		if best < 0 {
+			return 0, fmt.Errorf("evm: every RPC URL serves another chain: %s", e.nodes[0].WrongChain())
+		}
+		if err := sleep(ctx, bestAt.Sub(now)); err != nil {
+			return 0, err
+		}
 	}
 }
 
@@ -64,7 +124,7 @@ func (e *endpoints) close() {
 // has it answers "already known", which the sender treats as success).
 func (e *endpoints) do(ctx context.Context, fn func(ctx context.Context, c *ethclient.Client) error) error {
 	e.mu.Lock()
-	i := e.preferred
+	next := e.preferred
 	e.mu.Unlock()
 	var err error
 	for attempt := 0; attempt < e.attempts; attempt++ {
@@ -73,12 +133,26 @@ func (e *endpoints) do(ctx context.Context, fn func(ctx context.Context, c *ethc
 				return fmt.Errorf("%w (last error: %v)", werr, err)
 			}
 		}
-		idx := (i + attempt) % len(e.clients)
+		idx, perr := e.pick(ctx, next)
+		if perr != nil {
+			if err != nil {
+				return fmt.Errorf("%w (last error: %v)", perr, err)
+			}
+			return perr
+		}
+		node := e.nodes[idx]
 		callCtx, cancel := context.WithTimeout(ctx, e.timeout)
-		err = fn(callCtx, e.clients[idx])
+		err = nil
+		if !node.Checked() {
+			err = e.checkNode(callCtx, idx)
+		}
+		if err == nil {
+			err = fn(callCtx, e.clients[idx])
+		}
 		timedOut := callCtx.Err() != nil && ctx.Err() == nil
 		cancel()
 		if err == nil {
+			node.Succeeded()
 			e.mu.Lock()
 			e.preferred = idx
 			e.mu.Unlock()
@@ -88,11 +162,92 @@ func (e *endpoints) do(ctx context.Context, fn func(ctx context.Context, c *ethc
 			return err
 		}
 		if !timedOut && !retryable(err) {
+			node.Succeeded() // the node answered; the call failed
 			return err
 		}
+		if d := askedPause(err); d > 0 {
+			node.Pause(d, err.Error())
+		} else if !rateLimited(err) {
+			node.Failed(err) // a pause asked for is no failure of the node
+		}
+		next = idx + 1
 		err = fmt.Errorf("%s: %w", redact(e.urls[idx]), err)
 	}
 	return fmt.Errorf("evm: all RPC attempts failed: %w", err)
+}
+
+// errWrongChain: the node serves another chain; it is refused, the call
+// goes to another node.
+var errWrongChain = errors.New("node serves another chain")
+
+// checkNode asks node i for its chain id and records the verdict; a
+// wrong one is errWrongChain.
+func (e *endpoints) checkNode(ctx context.Context, i int) error {
+	id, err := e.clients[i].ChainID(ctx)
+	if err != nil {
+		return err
+	}
+	if id.Cmp(e.chainID) != 0 {
+		msg := fmt.Sprintf("eth_chainId is %s, the registry's network has %s", id, e.chainID)
+		e.nodes[i].SetWrongChain(msg)
+		return fmt.Errorf("%w: %s", errWrongChain, msg)
+	}
+	e.nodes[i].SetWrongChain("")
+	return nil
+}
+
+// CheckNodes asks every node for its chain id at once and reports the
+// nodes on another chain (refused from then on) and the ones that could
+// not be asked. The service runs it at start and for /readyz.
+func (c *Client) CheckNodes(ctx context.Context) []nodes.Check {
+	return c.rpc.checkAll(ctx)
+}
+
+func (e *endpoints) checkAll(ctx context.Context) []nodes.Check {
+	out := make([]nodes.Check, len(e.nodes))
+	var wg sync.WaitGroup
+	for i := range e.nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cctx, cancel := context.WithTimeout(ctx, e.timeout)
+			defer cancel()
+			err := e.checkNode(cctx, i)
+			if err != nil && !errors.Is(err, errWrongChain) {
+				e.nodes[i].Failed(err)
+			}
+			out[i] = nodes.Check{URL: e.nodes[i].Name(), Err: err}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// rateLimited reports an HTTP 429.
+func rateLimited(err error) bool {
+	var httpErr rpc.HTTPError
+	return errors.As(err, &httpErr) && httpErr.StatusCode == http.StatusTooManyRequests
+}
+
+// askedPause reads the pause a JSON-RPC -32005 "limit exceeded" answer
+// asks for (Infura: data.rate.backoff_seconds), one second when it does
+// not say.
+func askedPause(err error) time.Duration {
+	var rpcErr rpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.ErrorCode() != -32005 {
+		return 0
+	}
+	var de rpc.DataError
+	if errors.As(err, &de) {
+		if m, ok := de.ErrorData().(map[string]any); ok {
+			if r, ok := m["rate"].(map[string]any); ok {
+				if s, ok := r["backoff_seconds"].(float64); ok && s > 0 {
+					return min(time.Duration(s*float64(time.Second)), 10*time.Minute)
+				}
+			}
+		}
+	}
+	return time.Second
 }
 
 // backoff is full jitter over an exponentially growing window.
@@ -118,6 +273,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 // retryable reports whether err is a failure of the way to a node rather
 // than a node's answer to the call.
 func retryable(err error) bool {
+	if errors.Is(err, ErrBehind) || errors.Is(err, errWrongChain) {
+		return true // another node, or the same one later, has the block
+	}
 	var httpErr rpc.HTTPError
 	if errors.As(err, &httpErr) {
 		// Any status but 2xx comes from the endpoint, not the call: rate

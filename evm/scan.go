@@ -2,25 +2,29 @@ package evm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	cashier "github.com/stablecashier/cashier"
 )
 
 // TokenTransfers returns every Transfer event of the given token contracts
 // in blocks [from, to], whoever received it, in chain order: one
-// eth_getLogs per LogChunk blocks for all tokens together. The chain
-// watcher matches recipients against its own index, so the cost of a scan
-// follows the blocks, never the number of addresses watched. BlockTime is
-// left zero (one header per block would dominate the scan); the caller
-// reads it for the blocks that matter.
+// eth_getLogs per LogChunk blocks for all tokens together, checked against
+// the blocks' headers (verifiedLogs). The chain watcher matches recipients
+// against its own index, so the cost of a scan follows the blocks, never
+// the number of addresses watched.
 func (c *Client) TokenTransfers(ctx context.Context, tokens []string, from, to uint64) ([]cashier.Transfer, error) {
 	if len(tokens) == 0 || from > to {
 		return nil, nil
@@ -30,8 +34,9 @@ func (c *Client) TokenTransfers(ctx context.Context, tokens []string, from, to u
 		return nil, err
 	}
 	q := ethereum.FilterQuery{Addresses: addrs, Topics: [][]common.Hash{{TransferTopic}}}
+	times := map[uint64]time.Time{}
 	logs, err := c.chunkedLogs(from, to, func(start, end uint64) ([]types.Log, error) {
-		return c.getLogs(ctx, "transfer logs", q, start, end)
+		return c.verifiedLogs(ctx, "transfer logs", q, start, end, times)
 	})
 	if err != nil {
 		return nil, err
@@ -39,6 +44,7 @@ func (c *Client) TokenTransfers(ctx context.Context, tokens []string, from, to u
 	out := make([]cashier.Transfer, 0, len(logs))
 	for _, l := range logs {
 		if tr, ok := c.transferOf(l); ok {
+			tr.BlockTime = times[l.BlockNumber]
 			out = append(out, tr)
 		}
 	}
@@ -146,4 +152,175 @@ func (c *Client) chunkedLogs(from, to uint64, fetch func(start, end uint64) ([]t
 		return cmpU64(uint64(a.Index), uint64(b.Index))
 	})
 	return logs, nil
+}
+
+// ErrBehind reports a node that answered as if a block it was asked about
+// did not exist yet. Behind a provider's load balancer, nodes at different
+// heights answer in turn, and one behind a block answers it, its receipts
+// and a log range reaching past its head as null or [] without an error.
+// Such an answer is never taken as "no events": it is asked again.
+var ErrBehind = errors.New("evm: node is behind the block asked for")
+
+// headerBatch is how many headers one batched request asks for.
+const headerBatch = 100
+
+// rpcHeader is the part of eth_getBlockByNumber(n, false) the log check
+// reads.
+type rpcHeader struct {
+	Hash      common.Hash    `json:"hash"`
+	Number    hexutil.Uint64 `json:"number"`
+	Timestamp hexutil.Uint64 `json:"timestamp"`
+	Bloom     types.Bloom    `json:"logsBloom"`
+}
+
+// verifiedLogs runs q over blocks [start, end] and checks the answer
+// against the blocks themselves, because an eth_getLogs answer does not
+// say which head the node had: a node behind the range answers [] for the
+// blocks it lacks. Every block's header is read (batched; a node without
+// the block answers null, which is retried, never skipped); every log
+// must carry its block's hash; and a block whose logs bloom admits q but
+// for which the answer has no log is asked again by block hash (EIP-234),
+// which a node without that block cannot answer with []. times receives
+// each block's time.
+func (c *Client) verifiedLogs(ctx context.Context, what string, q ethereum.FilterQuery, start, end uint64, times map[uint64]time.Time) ([]types.Log, error) {
+	var err error
+	for attempt := 0; attempt < c.cfg.Attempts; attempt++ {
+		if attempt > 0 {
+			if werr := sleep(ctx, c.rpc.backoff(attempt)); werr != nil {
+				return nil, errors.Join(werr, err)
+			}
+		}
+		var logs []types.Log
+		logs, err = c.checkedLogs(ctx, what, q, start, end, times)
+		if err == nil || !errors.Is(err, ErrBehind) {
+			return logs, err
+		}
+	}
+	return nil, err
+}
+
+func (c *Client) checkedLogs(ctx context.Context, what string, q ethereum.FilterQuery, start, end uint64, times map[uint64]time.Time) ([]types.Log, error) {
+	logs, err := c.getLogs(ctx, what, q, start, end)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := c.headers(ctx, start, end)
+	if err != nil {
+		return nil, err
+	}
+	has := map[uint64]bool{}
+	for _, l := range logs {
+		if l.BlockNumber < start || l.BlockNumber > end {
+			return nil, fmt.Errorf("evm: %s %d-%d: a log of block %d", what, start, end, l.BlockNumber)
+		}
+		if h := hs[l.BlockNumber-start]; l.BlockHash != h.Hash {
+			// The chain changed between the two answers, or they came from
+			// nodes on different branches: ask both again.
+			return nil, fmt.Errorf("%w: %s: block %d is %s, a log names %s", ErrBehind, what, l.BlockNumber, h.Hash.Hex(), l.BlockHash.Hex())
+		}
+		has[l.BlockNumber] = true
+	}
+	for _, h := range hs {
+		n := uint64(h.Number)
+		times[n] = time.Unix(int64(h.Timestamp), 0).UTC()
+		if has[n] || !bloomAdmits(h.Bloom, q) {
+			continue
+		}
+		pinned, err := c.blockLogs(ctx, what, q, h.Hash)
+		if err != nil {
+			return nil, err
+		}
+		logs = append(logs, pinned...)
+	}
+	return logs, nil
+}
+
+// blockLogs runs q on the one block named by hash.
+func (c *Client) blockLogs(ctx context.Context, what string, q ethereum.FilterQuery, hash common.Hash) ([]types.Log, error) {
+	q.FromBlock, q.ToBlock, q.BlockHash = nil, nil, &hash
+	var logs []types.Log
+	err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
+		logs, err = ec.FilterLogs(ctx, q)
+		if err != nil && unknownBlock(err) {
+			err = fmt.Errorf("%w: %v", ErrBehind, err)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("evm: %s of block %s: %w", what, hash.Hex(), err)
+	}
+	for _, l := range logs {
+		if l.BlockHash != hash {
+			return nil, fmt.Errorf("%w: %s of block %s: a log of block %s", ErrBehind, what, hash.Hex(), l.BlockHash.Hex())
+		}
+	}
+	return logs, nil
+}
+
+// unknownBlock reports a node's "I do not have this block" answer.
+func unknownBlock(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "unknown block") || strings.Contains(msg, "not found") || strings.Contains(msg, "cannot be found")
+}
+
+// bloomAdmits reports whether a block with bloom b may hold a log q asks
+// for: one of its addresses and, per topic position, one of its topics.
+func bloomAdmits(b types.Bloom, q ethereum.FilterQuery) bool {
+	if len(q.Addresses) > 0 && !slices.ContainsFunc(q.Addresses, func(a common.Address) bool { return types.BloomLookup(b, a) }) {
+		return false
+	}
+	for _, set := range q.Topics {
+		if len(set) > 0 && !slices.ContainsFunc(set, func(t common.Hash) bool { return types.BloomLookup(b, t) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// headers reads the headers of blocks [from, to], headerBatch to a request.
+// A null or mismatched answer is ErrBehind, retried on the next node.
+func (c *Client) headers(ctx context.Context, from, to uint64) ([]rpcHeader, error) {
+	out := make([]rpcHeader, 0, to-from+1)
+	for start := from; start <= to; {
+		end := min(to, start+headerBatch-1)
+		part := make([]rpcHeader, end-start+1)
+		err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) error {
+			batch := make([]rpc.BatchElem, len(part))
+			for i := range batch {
+				part[i] = rpcHeader{}
+				batch[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(start + uint64(i)), false}, Result: &part[i]}
+			}
+			var err error
+			if c.noBatch.Load() {
+				for i := range batch {
+					if batch[i].Error = ec.Client().CallContext(ctx, batch[i].Result, batch[i].Method, batch[i].Args...); batch[i].Error != nil && retryable(batch[i].Error) {
+						return batch[i].Error
+					}
+				}
+			} else {
+				err = ec.Client().BatchCallContext(ctx, batch)
+			}
+			if err != nil {
+				return err
+			}
+			for i, b := range batch {
+				if b.Error != nil {
+					return b.Error
+				}
+				if h := part[i]; h.Hash == (common.Hash{}) || uint64(h.Number) != start+uint64(i) {
+					return fmt.Errorf("%w: block %d missing from the node's answer", ErrBehind, start+uint64(i))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("evm: headers %d-%d: %w", start, end, err)
+		}
+		out = append(out, part...)
+		if end == to {
+			break
+		}
+		start = end + 1
+	}
+	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/nodes"
 )
 
 // ChainState is one network as seen at scrape time.
@@ -40,6 +41,7 @@ type Snapshot struct {
 	Chains    []ChainState
 	Leases    []LeaseState
 	Instances int
+	Nodes     []nodes.State // every node URL of the service's networks
 }
 
 // Metrics holds the registry and the request instruments.
@@ -103,6 +105,12 @@ var (
 	descHead        = prometheus.NewDesc("cashier_chain_head", "The node's newest block.", []string{"chain"}, nil)
 	descConfirmed   = prometheus.NewDesc("cashier_chain_confirmed", "Newest block whose transfers the watcher has made final.", []string{"chain"}, nil)
 	descLag         = prometheus.NewDesc("cashier_chain_lag_blocks", "Blocks between the node's head and the newest block the watcher has processed.", []string{"chain"}, nil)
+	descNodeUp      = prometheus.NewDesc("cashier_chain_node_up", "1 when the node URL answers and serves the network's chain (3 failures in a row: 0).", []string{"chain", "node"}, nil)
+	descNodeWrong   = prometheus.NewDesc("cashier_chain_node_wrong_chain", "1 when the node URL serves another chain than the registry's and is refused.", []string{"chain", "node"}, nil)
+	descNodePaused  = prometheus.NewDesc("cashier_chain_node_paused", "1 while the node's provider asked to wait (Retry-After, rate limit).", []string{"chain", "node"}, nil)
+	descNodeReqs    = prometheus.NewDesc("cashier_chain_node_requests_total", "Requests to the node URL by this instance.", []string{"chain", "node"}, nil)
+	descNodeErrs    = prometheus.NewDesc("cashier_chain_node_errors_total", "Requests to the node URL that failed on the way (transport, 5xx, timeout).", []string{"chain", "node"}, nil)
+	descNodeLimits  = prometheus.NewDesc("cashier_chain_node_rate_limited_total", "Rate-limit answers from the node URL (429, -32005, TronGrid 403).", []string{"chain", "node"}, nil)
 	descLease       = prometheus.NewDesc("cashier_lease_held", "1 when this instance holds the lease.", []string{"lease"}, nil)
 	descLeaseOwner  = prometheus.NewDesc("cashier_lease_owner", "1 for the instance holding each unexpired lease.", []string{"lease", "holder"}, nil)
 	descInstances   = prometheus.NewDesc("cashier_instances", "Instances with a current heartbeat on the database.", nil, nil)
@@ -163,6 +171,15 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 			gauge(descHead, float64(cs.Head), c)
 			gauge(descLag, float64(cs.Head-min(cs.Watched, cs.Head)), c)
 		}
+	}
+	for _, n := range s.Nodes {
+		c := string(n.Chain)
+		gauge(descNodeUp, b2f(n.Up), c, n.URL)
+		gauge(descNodeWrong, b2f(n.WrongChain != ""), c, n.URL)
+		gauge(descNodePaused, b2f(n.PausedFor != ""), c, n.URL)
+		ch <- prometheus.MustNewConstMetric(descNodeReqs, prometheus.CounterValue, float64(n.Requests), c, n.URL)
+		ch <- prometheus.MustNewConstMetric(descNodeErrs, prometheus.CounterValue, float64(n.Errors), c, n.URL)
+		ch <- prometheus.MustNewConstMetric(descNodeLimits, prometheus.CounterValue, float64(n.RateLimits), c, n.URL)
 	}
 	for _, l := range s.Leases {
 		gauge(descLease, b2f(l.Mine), l.Name)

@@ -46,6 +46,7 @@ type Network struct {
 	DepositFactory        string            `json:"depositFactory"`
 	DepositImplementation string            `json:"depositImplementation"`
 	Create2Prefix         string            `json:"create2Prefix"`
+	GenesisBlockID        string            `json:"genesisBlockId,omitempty"` // TRON: the stand-in's block 0
 }
 
 // Wallet is a key with its addresses on both address schemes.

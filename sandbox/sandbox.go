@@ -223,6 +223,7 @@ func (sb *Sandbox) startChains(ctx context.Context, opts Options, prev *Info) (*
 	info.Networks["ETH"].RPCURL, info.Networks["ETH"].Port = sb.ETH.URL, portOf(sb.ETH.URL)
 	info.Networks["ARB"].RPCURL, info.Networks["ARB"].Port = sb.ARB.URL, portOf(sb.ARB.URL)
 	info.Networks["TRON"].RPCURL, info.Networks["TRON"].Port = tronURL, portOf(tronURL)
+	info.Networks["TRON"].GenesisBlockID = sb.TRON.GenesisID()
 	return info, nil
 }
 
@@ -370,6 +371,11 @@ func Registry(info *Info, confirmations int) (*cashier.Registry, error) {
 		if c.IsEVM() {
 			id := int64(n.ChainID)
 			no.EVMChainID = &id
+		} else {
+			// The stand-in's genesis, not mainnet's ("" from a sandbox.json
+			// written before it was recorded: not checked).
+			g := n.GenesisBlockID
+			no.GenesisBlockID = &g
 		}
 		ov.Networks = append(ov.Networks, no)
 		for sym, addr := range n.Tokens {

@@ -74,6 +74,11 @@ type apiBlock struct {
 			ParentHash string `json:"parentHash"`
 		} `json:"raw_data"`
 	} `json:"block_header"`
+	// Transactions are counted against the block's transaction infos:
+	// a node behind the block answers those as an empty list.
+	Transactions []struct {
+		TxID string `json:"txID"`
+	} `json:"transactions"`
 }
 
 type apiLog struct {

@@ -13,9 +13,8 @@ var approvalTopic = [32]byte(crypto.Keccak256([]byte("Approval(address,address,u
 
 // TokenApprovals returns the Approval events of the given TRC20 contracts
 // in successful transactions of blocks [from, to] whose spender is one of
-// spenders, in chain order: one gettransactioninfobyblocknum per block (the
-// wallet API has no log filter). BlockHash is left empty like
-// TokenTransfers'.
+// spenders, in chain order: one block and its transaction infos per block
+// (the wallet API has no log filter), as in TokenTransfers.
 func (c *Client) TokenApprovals(ctx context.Context, tokens, spenders []string, from, to uint64) ([]cashier.Approval, error) {
 	want, err := addressSet(tokens)
 	if err != nil {
@@ -29,7 +28,7 @@ func (c *Client) TokenApprovals(ctx context.Context, tokens, spenders []string, 
 	err = c.tokenLogs(ctx, approvalTopic, want, from, to, func(e tokenLog) {
 		if spend[e.b] {
 			out = append(out, cashier.Approval{Chain: cashier.ChainTRON, Token: e.token.String(), Owner: e.a.String(), Spender: e.b.String(), Value: e.value,
-				TxHash: e.tx, LogIndex: e.index, BlockNumber: e.block, BlockTime: e.time})
+				TxHash: e.tx, LogIndex: e.index, BlockNumber: e.block, BlockHash: e.hash, BlockTime: e.time})
 		}
 	})
 	if err != nil {

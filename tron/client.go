@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/nodes"
 )
 
 // Defaults of Config.
@@ -77,6 +78,10 @@ type Config struct {
 	Attempts int
 	// Backoff is the first pause between tries, doubled after each.
 	Backoff time.Duration
+	// GenesisBlockID is the id of the network's block 0; every node is
+	// checked against it before its first use and refused when it
+	// differs. Empty: not checked.
+	GenesisBlockID string
 	// HTTPClient overrides the default client.
 	HTTPClient *http.Client
 	// Clock checks the expiration a node puts on a transaction.
@@ -110,9 +115,15 @@ func New(cfg Config) (*Client, error) {
 		}
 		urls[i] = strings.TrimRight(u, "/")
 	}
+	ns := make([]*nodes.Node, len(urls))
+	for i, u := range urls {
+		ns[i] = nodes.For(cashier.ChainTRON, u)
+	}
 	c := &Client{
 		t: &transport{
+			genesis:  strings.ToLower(strings.TrimPrefix(cfg.GenesisBlockID, "0x")),
 			urls:     urls,
+			nodes:    ns,
 			apiKey:   cfg.APIKey,
 			client:   cfg.HTTPClient,
 			timeout:  cfg.Timeout,
@@ -169,7 +180,11 @@ func (c *Client) Head(ctx context.Context) (cashier.BlockRef, error) {
 }
 
 func (c *Client) BlockByNumber(ctx context.Context, n uint64) (cashier.BlockRef, error) {
-	b, err := c.block(ctx, n)
+	var b *apiBlock
+	err := c.untilCaughtUp(ctx, func() (err error) {
+		b, err = c.block(ctx, n)
+		return err
+	})
 	if err != nil {
 		return cashier.BlockRef{}, err
 	}
@@ -182,7 +197,7 @@ func (c *Client) block(ctx context.Context, n uint64) (*apiBlock, error) {
 		return nil, err
 	}
 	if b.BlockID == "" {
-		return nil, fmt.Errorf("tron: block %d not found", n)
+		return nil, fmt.Errorf("%w: block %d not found", ErrBehind, n)
 	}
 	if b.BlockHeader.RawData.Number != n {
 		return nil, fmt.Errorf("tron: asked for block %d, node returned %d", n, b.BlockHeader.RawData.Number)
@@ -336,17 +351,82 @@ func (c *Client) blockTransfers(ctx context.Context, n uint64, tokens, watched m
 	if err != nil {
 		return nil, err
 	}
-	if len(hits) == 0 {
-		return nil, nil
-	}
-	b, err := c.block(ctx, n)
-	if err != nil {
-		return nil, err
-	}
-	for i := range hits {
-		hits[i].BlockHash = strings.ToLower(b.BlockID)
-	}
 	return hits, nil
+}
+
+// ErrBehind reports a node that answered as if a block it was asked about
+// did not exist yet: a lagging node (often one of several behind a
+// provider's load balancer) answers a block past its head with {} and its
+// transaction infos with []. Such an answer is never read as an empty
+// block; the request is retried, and failing that the caller's round is.
+var ErrBehind = errors.New("tron: node is behind the block asked for")
+
+// blockWithInfos reads block n and its transaction infos and checks that
+// they agree: one info per transaction, the same ids. An info list that
+// lacks transactions the block has came from a node behind the block, so
+// the pair is read again (after a pause, on the next node) rather than
+// taken as a block without payments.
+func (c *Client) blockWithInfos(ctx context.Context, n uint64) (b *apiBlock, infos []apiTxInfo, err error) {
+	err = c.untilCaughtUp(ctx, func() error {
+		if b, err = c.block(ctx, n); err != nil {
+			return err
+		}
+		if infos, err = c.blockInfos(ctx, n); err != nil {
+			return err
+		}
+		return sameTransactions(n, b, infos)
+	})
+	return b, infos, err
+}
+
+// untilCaughtUp runs f again, after a growing pause, while it fails with
+// ErrBehind: the next request may reach a node that has the block.
+func (c *Client) untilCaughtUp(ctx context.Context, f func() error) error {
+	delay := c.t.backoff
+	var err error
+	for attempt := 0; attempt < c.t.attempts; attempt++ {
+		if attempt > 0 {
+			if werr := sleepCtx(ctx, delay); werr != nil {
+				return errors.Join(werr, err)
+			}
+			delay = min(2*delay, maxBackoff)
+		}
+		if err = f(); !errors.Is(err, ErrBehind) {
+			return err
+		}
+	}
+	return err
+}
+
+// sameTransactions checks that infos are those of b's transactions.
+func sameTransactions(n uint64, b *apiBlock, infos []apiTxInfo) error {
+	if n == 0 {
+		return nil // the genesis block's transactions have no infos
+	}
+	if len(infos) != len(b.Transactions) {
+		return fmt.Errorf("%w: block %d has %d transactions, the node gave %d transaction infos", ErrBehind, n, len(b.Transactions), len(infos))
+	}
+	ids := make(map[string]bool, len(b.Transactions))
+	for _, t := range b.Transactions {
+		ids[strings.ToLower(t.TxID)] = true
+	}
+	for _, i := range infos {
+		if !ids[strings.ToLower(i.ID)] {
+			return fmt.Errorf("%w: transaction info %s is not of block %d %s", ErrBehind, i.ID, n, b.BlockID)
+		}
+	}
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 func (c *Client) blockInfos(ctx context.Context, n uint64) ([]apiTxInfo, error) {
@@ -354,8 +434,9 @@ func (c *Client) blockInfos(ctx context.Context, n uint64) ([]apiTxInfo, error) 
 	if err := c.t.post(ctx, "/wallet/gettransactioninfobyblocknum", map[string]any{"num": n}, &raw); err != nil {
 		return nil, err
 	}
-	// An empty block is [], block 0 is {}.
-	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] == '{' {
+	// An empty block is [], block 0 is {} (and so is a block past a
+	// lagging node's head: blockWithInfos tells them apart).
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] == '{' || string(t) == "null" {
 		return nil, nil
 	}
 	var infos []apiTxInfo
@@ -703,4 +784,30 @@ func (c *Client) CallView(ctx context.Context, contract string, data []byte) ([]
 		return nil, nil
 	}
 	return hex.DecodeString(ext.ConstantResult[0])
+}
+
+// CheckNodes compares every node's block 0 with the network's genesis at
+// once and reports the nodes on another network (refused from then on)
+// and the ones that could not be asked. The service runs it at start and
+// for /readyz.
+func (c *Client) CheckNodes(ctx context.Context) []nodes.Check {
+	out := make([]nodes.Check, len(c.t.nodes))
+	var wg sync.WaitGroup
+	for i, n := range c.t.nodes {
+		out[i].URL = n.Name()
+		if c.t.genesis == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := c.t.checkNode(ctx, i)
+			if err != nil && !errors.Is(err, errWrongChain) {
+				n.Failed(err)
+			}
+			out[i].Err = err
+		}()
+	}
+	wg.Wait()
+	return out
 }

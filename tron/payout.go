@@ -31,7 +31,7 @@ func (c *Client) FindPayout(ctx context.Context, contract string, nonce *big.Int
 	want := common.BigToHash(nonce).Hex()[2:]
 	topic := payoutTransferTopic.Hex()[2:]
 	for n := from; n <= head.Number; n++ {
-		infos, err := c.blockInfos(ctx, n)
+		_, infos, err := c.blockWithInfos(ctx, n)
 		if err != nil {
 			return "", err
 		}

@@ -13,9 +13,9 @@ import (
 // TokenTransfers returns every Transfer event of the given TRC20 contracts
 // in successful transactions of blocks [from, to], whoever received it, in
 // chain order. The wallet API has no log filter, so this is one
-// gettransactioninfobyblocknum per block, whatever the number of addresses
-// watched. BlockHash is left empty (one more call per block); the caller
-// reads it for the blocks that matter.
+// getblockbynum and one gettransactioninfobyblocknum per block, whatever
+// the number of addresses watched; the block is read to check the infos
+// against its transactions (blockWithInfos) and names the block hash.
 func (c *Client) TokenTransfers(ctx context.Context, tokens []string, from, to uint64) ([]cashier.Transfer, error) {
 	want, err := addressSet(tokens)
 	if err != nil {
@@ -55,28 +55,30 @@ type tokenLog struct {
 	tx          string
 	index       uint // within the transaction: TRON has no block-wide index
 	block       uint64
+	hash        string
 	time        time.Time
 }
 
-// transfer is e as a Transfer event, BlockHash left empty.
+// transfer is e as a Transfer event.
 func (e *tokenLog) transfer() cashier.Transfer {
 	return cashier.Transfer{Chain: cashier.ChainTRON, Token: e.token.String(), From: e.a.String(), To: e.b.String(), Amount: e.value,
-		TxHash: e.tx, LogIndex: e.index, BlockNumber: e.block, BlockTime: e.time}
+		TxHash: e.tx, LogIndex: e.index, BlockNumber: e.block, BlockHash: e.hash, BlockTime: e.time}
 }
 
 // tokenLogs calls fn with each topic event of one of tokens in the
 // successful transactions of blocks [from, to], in chain order: one
-// gettransactioninfobyblocknum per block, as the wallet API has no log
+// block and its transaction infos per block, as the wallet API has no log
 // filter.
 func (c *Client) tokenLogs(ctx context.Context, topic [32]byte, tokens map[Address]bool, from, to uint64, fn func(tokenLog)) error {
 	if from > to {
 		return nil
 	}
 	for n := from; ; n++ {
-		infos, err := c.blockInfos(ctx, n)
+		b, infos, err := c.blockWithInfos(ctx, n)
 		if err != nil {
 			return err
 		}
+		hash := strings.ToLower(b.BlockID)
 		for _, info := range infos {
 			if !info.succeeded() {
 				continue
@@ -86,7 +88,7 @@ func (c *Client) tokenLogs(ctx context.Context, topic [32]byte, tokens map[Addre
 				if !ok {
 					continue
 				}
-				e.tx, e.index, e.block = strings.ToLower(info.ID), uint(i), n
+				e.tx, e.index, e.block, e.hash = strings.ToLower(info.ID), uint(i), n, hash
 				e.time = time.UnixMilli(info.BlockTimeStamp).UTC()
 				fn(e)
 			}

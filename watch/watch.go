@@ -169,6 +169,12 @@ func (w *Watcher) Round(ctx context.Context) error {
 			return err
 		}
 		w.log.Info("chain watch starts", "from", cur.Confirmed+1)
+	} else if head.Number < cur.Head || head.Number < w.lastHead {
+		// An older head than one applied already: the answer came from a
+		// node behind the others (a provider's load balancer over nodes at
+		// different heights). Nothing is scanned on it: the unconfirmed
+		// tail above it would look emptied and its seen payments dropped.
+		return nil
 	} else if cur, err = w.checkCursor(ctx, cur, head); err != nil {
 		return err
 	}

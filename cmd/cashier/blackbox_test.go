@@ -628,6 +628,8 @@ func writeRegistry(t *testing.T, dir string, info *sandbox.Info, confirmations i
 		nw := map[string]any{"chainId": c, "rpcUrl": n.RPCURL, "confirmations": confirmations, "create2Prefix": n.Create2Prefix}
 		if c != "TRON" {
 			nw["evmChainId"] = n.ChainID
+		} else {
+			nw["genesisBlockId"] = n.GenesisBlockID // the stand-in's, not mainnet's
 		}
 		networks = append(networks, nw)
 		for sym, addr := range n.Tokens {

@@ -3,6 +3,7 @@ package tronnode
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -590,4 +591,13 @@ func unmarshalCreate(b []byte) (owner tron.Address, code []byte, name string, er
 		return nil
 	})
 	return owner, code, name, err
+}
+
+// GenesisID is the block id of the node's block 0, what a client checks
+// to know it talks to this chain (TRON mainnet's is the registry's
+// default).
+func (n *Node) GenesisID() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return hex.EncodeToString(n.blocks[0].id[:])
 }
