@@ -92,15 +92,8 @@ func (db *DB) ClaimEventsFair(ctx context.Context, owner string, now time.Time, 
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			e, err := scanEvent(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, *e)
-		}
-		return rows.Err()
+		out, err = scanEvents(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: claim events: %w", err)

@@ -14,6 +14,20 @@ import (
 const eventCols = `seq, id, merchant_id, type, order_id, order_no, status, url, body, created_at,
 	state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_until`
 
+// scanEvents reads every row of rows as an event and closes rows.
+func scanEvents(rows *sql.Rows) ([]cashier.Event, error) {
+	defer rows.Close()
+	var out []cashier.Event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *e)
+	}
+	return out, rows.Err()
+}
+
 func scanEvent(s scanner) (*cashier.Event, error) {
 	var (
 		e                                 cashier.Event
@@ -66,15 +80,8 @@ func (db *DB) claim(ctx context.Context, query string, args ...any) ([]cashier.E
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			e, err := scanEvent(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, *e)
-		}
-		return rows.Err()
+		out, err = scanEvents(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: claim events: %w", err)
@@ -185,16 +192,8 @@ func (db *DB) Events(ctx context.Context, f cashier.EventFilter) ([]cashier.Even
 	if err != nil {
 		return nil, fmt.Errorf("store: list events: %w", err)
 	}
-	defer rows.Close()
-	var out []cashier.Event
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list events: %w", err)
-		}
-		out = append(out, *e)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanEvents(rows)
+	if err != nil {
 		return nil, fmt.Errorf("store: list events: %w", err)
 	}
 	return out, nil

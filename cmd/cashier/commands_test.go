@@ -233,8 +233,13 @@ func TestDocumentedCommands(t *testing.T) {
 			t.Fatalf("version: %v", v)
 		}
 		m := use(t, env, "merchant", "create", "--data", data, "--name", "Docs Shop")["merchantId"].(string)
-		if c := use(t, nil, "cashier", "create", "--data", data, "--merchant", m, "--webhook-url", "http://127.0.0.1:9/hook"); c["merchantId"] != m {
+		c := use(t, nil, "cashier", "create", "--data", data, "--merchant", m, "--webhook-url", "http://127.0.0.1:9/hook")
+		if c["merchantId"] != m {
 			t.Fatalf("cashier create: %v", c)
+		}
+		u := use(t, nil, "cashier", "update", "--data", data, "--id", c["cashierId"].(string), "--allowed-origins", "https://shop.example")
+		if o, _ := u["allowedOrigins"].([]any); len(o) != 1 || o[0] != "https://shop.example" {
+			t.Fatalf("cashier update: %v", u)
 		}
 		// Registering a contract needs the network's node: the sandbox part
 		// registers one it deployed.
