@@ -8,7 +8,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
-	"github.com/stablecashier/cashier/config"
 )
 
 // contractCheck runs "contract check": the registration is proven on chain
@@ -27,11 +26,7 @@ func contractCheck(ctx context.Context, args []string, getenv func(string) strin
 	if id == "" {
 		return fmt.Errorf("contract check: --id is required")
 	}
-	reg, err := config.LoadRegistry(cfg.Registry)
-	if err != nil {
-		return err
-	}
-	chains, err := app.DialChains(ctx, cfg, reg, cashier.SystemClock{})
+	chains, err := dialServed(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -112,11 +112,7 @@ func contractCreate(ctx context.Context, args []string, getenv func(string) stri
 	}
 	defer st.Close()
 	spec.Sandbox = cfg.Mode == "sandbox"
-	reg, err := config.LoadRegistry(cfg.Registry)
-	if err != nil {
-		return err
-	}
-	chains, err := app.DialChains(ctx, cfg, reg, cashier.SystemClock{})
+	chains, err := dialServed(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -148,6 +144,20 @@ func servedRegistry(cfg config.Config) (*cashier.Registry, error) {
 		return nil, nil // not a sandbox's directory
 	}
 	return sandbox.Registry(info, sandbox.DefaultConfirmations)
+}
+
+// dialServed connects to the chains of the service running on cfg's data
+// directory, with that service's registry (servedRegistry), so a contract
+// is checked against the networks the service watches.
+func dialServed(ctx context.Context, cfg config.Config) (map[cashier.Chain]cashier.ChainClient, error) {
+	reg, err := servedRegistry(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if reg == nil {
+		reg = config.DefaultRegistry()
+	}
+	return app.DialChains(ctx, cfg, reg, cashier.SystemClock{})
 }
 
 // printJSON writes v as one JSON document: indented when w is a terminal,
