@@ -1,6 +1,9 @@
 package cashier
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // OpsStats are counts across every instance sharing the store, read for
 // monitoring (the /metrics scrape), never for decisions.
@@ -10,6 +13,9 @@ type OpsStats struct {
 	Events      map[string]int // outbox events by state: pending, delivered, failed
 	Attempts    map[string]int // webhook delivery attempts by outcome: ok, error
 	Queued      map[Chain]int  // payouts ready for the executor, not yet in a batch
+	// QueuedSince is, per network, the last change of the ready payout
+	// that has waited longest (its creation or approval): the queue's age.
+	QueuedSince map[Chain]time.Time
 	Execs       map[string]int // payout executions by "CHAIN/state", open ones only
 }
 

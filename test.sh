@@ -4,9 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-for tool in npm chromium zbarimg; do
+for tool in npm chromium zbarimg promtool; do
   if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "the tests need $tool: apt-get install -y nodejs npm chromium zbar-tools"; exit 1
+    echo "the tests need $tool: apt-get install -y nodejs npm chromium zbar-tools prometheus"; exit 1
   fi
 done
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then

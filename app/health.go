@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math/big"
 	"net"
 	stdhttp "net/http"
 	"strings"
@@ -192,7 +193,7 @@ func (o *Ops) nodeStates() []nodes.State {
 // snapshot reads the shared state for a scrape.
 func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 	s := o.svc
-	var snap metrics.Snapshot
+	snap := metrics.Snapshot{Now: s.Clock.Now()}
 	sr, ok := any(s.Store).(cashier.OpsStatsReader)
 	if !ok {
 		return snap, errors.New("the store cannot count for metrics")
@@ -211,12 +212,16 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 		}
 		snap.Chains = append(snap.Chains, metrics.ChainState{Chain: c, Watched: cur.Head, Confirmed: cur.Confirmed})
 	}
+	minGas, _ := parseMinGas(s.Config.PayoutMinGas, s.Registry) // checked when the executor starts
 	// The nodes are asked at once; each answer goes to its own element of
 	// the slice, complete before the first question (no append after).
 	var wg sync.WaitGroup
 	for i := range snap.Chains {
 		st := &snap.Chains[i]
 		cl := s.Chains[st.Chain]
+		n, _ := s.Registry.Network(st.Chain)
+		st.CoinDecimals, st.ExecutorMinimum = n.Decimals, minGas[st.Chain]
+		executor := o.executorAddress(ctx, st.Chain)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -224,6 +229,13 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 			defer cancel()
 			head, err := cl.Head(hctx)
 			st.Up, st.Head = err == nil, head.Number
+			if nb, ok := cl.(interface {
+				NativeBalance(context.Context, string) (*big.Int, error)
+			}); ok && executor != "" && err == nil {
+				if b, err := nb.NativeBalance(hctx, executor); err == nil {
+					st.ExecutorBalance = b
+				}
+			}
 		}()
 	}
 	wg.Wait()
@@ -245,6 +257,34 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 	snap.Instances = o.LiveInstances()
 	snap.Nodes = o.nodeStates()
 	return snap, nil
+}
+
+// executorAddress is the address of c's executor key, "" when there is
+// none; remembered, since keys change only with a restart.
+func (o *Ops) executorAddress(ctx context.Context, c cashier.Chain) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if a, ok := o.executors[c]; ok {
+		return a
+	}
+	keys := ServiceKeys{Store: o.svc.Store}
+	var err error
+	if keys.Setting, err = ParseServiceKeys(o.svc.Config.ServiceKeys); err != nil {
+		return ""
+	}
+	k, err := keys.Key(ctx, c, cashier.KeyExecutor)
+	if err != nil && cashier.ErrorCode(err) != cashier.ENotFound {
+		return "" // a store error: asked again at the next scrape
+	}
+	a := ""
+	if k != nil {
+		a = KeyAddress(c, k)
+	}
+	if o.executors == nil {
+		o.executors = map[cashier.Chain]string{}
+	}
+	o.executors[c] = a
+	return a
 }
 
 // startMetrics serves /metrics, /healthz and /readyz on their own listener

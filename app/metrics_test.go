@@ -7,6 +7,8 @@ import (
 	"io"
 	stdhttp "net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,6 +24,7 @@ import (
 
 var (
 	seriesLine = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$`)
+	metricName = regexp.MustCompile(`\bcashier_[a-z_]+[a-z]\b`)
 	labelPair  = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"`)
 )
 
@@ -213,6 +216,15 @@ func TestMetricsReflectActivity(t *testing.T) {
 		if _, ok := value(t, all, "cashier_payout_queue", "chain", ch); !ok {
 			t.Errorf("%s payout queue missing", ch)
 		}
+		if _, ok := value(t, all, "cashier_payout_queue_age_seconds", "chain", ch); !ok {
+			t.Errorf("%s payout queue age missing", ch)
+		}
+		// The sandbox funds every executor above its minimum.
+		bal, ok := value(t, all, "cashier_executor_balance", "chain", ch)
+		minimum, ok2 := value(t, all, "cashier_executor_min_balance", "chain", ch)
+		if !ok || !ok2 || bal <= minimum {
+			t.Errorf("%s executor balance %v (present %v), minimum %v (present %v)", ch, bal, ok, minimum, ok2)
+		}
 	}
 	for _, l := range []string{"watch/ETH", "watch/ARB", "watch/TRON", "payouts/ETH", "expiry"} {
 		must(t, all, "cashier_lease_held", 1, "lease", l)
@@ -220,6 +232,23 @@ func TestMetricsReflectActivity(t *testing.T) {
 	}
 	must(t, all, "cashier_instances", 1)
 	must(t, all, "cashier_state_up", 1)
+	// Every series the shipped alerting rules and Grafana dashboard use
+	// is one the service exports.
+	exported := map[string]bool{}
+	for _, s := range all {
+		exported[s.name] = true
+	}
+	for _, f := range []string{"../deploy/prometheus/alerts.yml", "../deploy/grafana/cashier.json"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range metricName.FindAllString(string(b), -1) {
+			if !exported[name] && !exported[name+"_count"] && !exported[strings.TrimSuffix(name, "_bucket")+"_count"] {
+				t.Errorf("%s uses %s, which the service does not export", f, name)
+			}
+		}
+	}
 	if _, ok := value(t, all, "go_goroutines"); !ok {
 		t.Error("Go runtime metrics missing")
 	}
@@ -231,5 +260,23 @@ func TestMetricsReflectActivity(t *testing.T) {
 			}
 		}
 		t.Log(b.String())
+	}
+}
+
+// The shipped alerting rules are valid and their unit tests pass: each
+// alert fires on a series that should wake someone and stays quiet on a
+// healthy one (deploy/prometheus/alerts_test.yml). ./test.sh requires
+// promtool (Debian's prometheus package).
+func TestAlertRules(t *testing.T) {
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Skip("promtool not installed (apt-get install prometheus); ./test.sh requires it")
+	}
+	for _, args := range [][]string{{"check", "rules", "alerts.yml"}, {"test", "rules", "alerts_test.yml"}} {
+		cmd := exec.Command(promtool, args...)
+		cmd.Dir = "../deploy/prometheus"
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("promtool %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 }

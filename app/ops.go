@@ -29,6 +29,7 @@ type Ops struct {
 	live      atomic.Int64 // live instances seen at the last heartbeat, at least 1
 	mu        sync.Mutex
 	sweepKeys map[cashier.Chain]*ecdsa.PrivateKey
+	executors map[cashier.Chain]string // executor addresses, for the metrics
 }
 
 // instancePrefix names the heartbeat leases, one per running instance.

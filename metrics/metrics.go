@@ -7,6 +7,7 @@ package metrics
 import (
 	"context"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"strconv"
 	"time"
@@ -26,6 +27,11 @@ type ChainState struct {
 	Head      uint64 // the node's newest block
 	Watched   uint64 // newest block the watcher has processed (its cursor's head)
 	Confirmed uint64 // newest block whose transfers are final
+	// The executor's coin balance (what pays gas) and the balance below
+	// which payouts wait, in the coin's base units; nil when unknown (no
+	// executor key, or the node did not answer).
+	ExecutorBalance, ExecutorMinimum *big.Int
+	CoinDecimals                     int
 }
 
 // LeaseState is one lease as seen at scrape time.
@@ -37,6 +43,7 @@ type LeaseState struct {
 
 // Snapshot is the shared state read at scrape time.
 type Snapshot struct {
+	Now       time.Time // the scrape's instant, for ages
 	Stats     cashier.OpsStats
 	Chains    []ChainState
 	Leases    []LeaseState
@@ -111,6 +118,9 @@ var (
 	descNodeReqs    = prometheus.NewDesc("cashier_chain_node_requests_total", "Requests to the node URL by this instance.", []string{"chain", "node"}, nil)
 	descNodeErrs    = prometheus.NewDesc("cashier_chain_node_errors_total", "Requests to the node URL that failed on the way (transport, 5xx, timeout).", []string{"chain", "node"}, nil)
 	descNodeLimits  = prometheus.NewDesc("cashier_chain_node_rate_limited_total", "Rate-limit answers from the node URL (429, -32005, TronGrid 403).", []string{"chain", "node"}, nil)
+	descQueueAge    = prometheus.NewDesc("cashier_payout_queue_age_seconds", "How long the ready payout that has waited longest has waited since its creation or approval (0 when none wait), by network.", []string{"chain"}, nil)
+	descExecBalance = prometheus.NewDesc("cashier_executor_balance", "The payout executor's balance of the network's coin (what pays gas), in coin units.", []string{"chain"}, nil)
+	descExecMinimum = prometheus.NewDesc("cashier_executor_min_balance", "The executor balance below which payouts wait (CASHIER_PAYOUT_MIN_GAS), in coin units.", []string{"chain"}, nil)
 	descLease       = prometheus.NewDesc("cashier_lease_held", "1 when this instance holds the lease.", []string{"lease"}, nil)
 	descLeaseOwner  = prometheus.NewDesc("cashier_lease_owner", "1 for the instance holding each unexpired lease.", []string{"lease", "holder"}, nil)
 	descInstances   = prometheus.NewDesc("cashier_instances", "Instances with a current heartbeat on the database.", nil, nil)
@@ -159,9 +169,25 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, cs := range s.Chains {
 		gauge(descQueue, float64(s.Stats.Queued[cs.Chain]), string(cs.Chain))
 	}
-	for k, n := range s.Stats.Execs {
-		chain, state, _ := cut(k)
-		gauge(descExecs, float64(n), chain, state)
+	for _, cs := range s.Chains {
+		age := 0.0
+		if t, ok := s.Stats.QueuedSince[cs.Chain]; ok {
+			age = max(0, s.Now.Sub(t).Seconds())
+		}
+		gauge(descQueueAge, age, string(cs.Chain))
+		if cs.ExecutorBalance != nil {
+			gauge(descExecBalance, coins(cs.ExecutorBalance, cs.CoinDecimals), string(cs.Chain))
+		}
+		if cs.ExecutorMinimum != nil {
+			gauge(descExecMinimum, coins(cs.ExecutorMinimum, cs.CoinDecimals), string(cs.Chain))
+		}
+	}
+	// Every open state of every network, zeros included, so a graph has
+	// no gaps and an alert no missing series.
+	for _, cs := range s.Chains {
+		for _, state := range []string{"created", "sending", "sent"} {
+			gauge(descExecs, float64(s.Stats.Execs[string(cs.Chain)+"/"+state]), string(cs.Chain), state)
+		}
 	}
 	for _, cs := range s.Chains {
 		c := string(cs.Chain)
@@ -190,13 +216,11 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descInstances, float64(s.Instances))
 }
 
-func cut(k string) (string, string, bool) {
-	for i := 0; i < len(k); i++ {
-		if k[i] == '/' {
-			return k[:i], k[i+1:], true
-		}
-	}
-	return k, "", false
+// coins is v base units in coin units, for a gauge: monitoring compares
+// it with thresholds, it never moves money.
+func coins(v *big.Int, decimals int) float64 {
+	f, _ := new(big.Rat).SetFrac(v, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)).Float64()
+	return f
 }
 
 func b2f(b bool) float64 {
