@@ -68,6 +68,7 @@ var tests = []struct {
 	{"ClaimEventsFair", testClaimEventsFair},
 	{"AuditLog", testAuditLog},
 	{"TOTPStep", testTOTPStep},
+	{"OpsStats", testOpsStats},
 	{"ApprovalsAndAllowances", testApprovalsAndAllowances},
 	{"SignedSends", testSignedSends},
 	{"LeaseLifecycle", testLeaseLifecycle},
