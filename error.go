@@ -36,15 +36,20 @@ const (
 	ETooLarge           Code = "too_large"           // a body or batch exceeds its limit
 	ENetworkMaintenance Code = "network_maintenance" // the network is in maintenance
 	EOverloaded         Code = "overloaded"          // more work is waiting than the service admits; retry shortly
+	EUnavailable        Code = "unavailable"         // the database cannot be reached; nothing was done, retry shortly
 )
 
 // Error is a domain error: a code for machines and a message for people.
 type Error struct {
 	Code    Code
 	Message string
+	Err     error // the cause, when an outside system's error was classified
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// Unwrap returns the cause, so errors.Is and errors.As see through.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf builds an *Error with a formatted message.
 func Errorf(code Code, format string, args ...any) *Error {

@@ -71,6 +71,9 @@ var errorTable = map[cashier.Code]wireError{
 	cashier.ERateLimited:        {"000429", "ERROR_000429", http.StatusTooManyRequests}, // extension in both
 	// extension in both; answered with Retry-After
 	cashier.EOverloaded: {"000503", "ERROR_000503", http.StatusServiceUnavailable},
+	// extension in both: the database is unreachable (a restart, a
+	// failover); nothing was written, so the same request may be retried.
+	cashier.EUnavailable: {"000503", "ERROR_000503", http.StatusServiceUnavailable},
 }
 
 // successCode is the envelope code of a successful response.
@@ -118,7 +121,7 @@ func (s *server) errorStatus(w http.ResponseWriter, r *http.Request, err error, 
 		// writer: it keeps a place like one refused at the door.
 		w.Header().Set("Retry-After", strconv.Itoa(int(roundUp(s.admit.bookRefused(time.Now(), ri.writeID))/time.Second)))
 	}
-	if code == cashier.EOverloaded && w.Header().Get("Retry-After") == "" {
+	if (code == cashier.EOverloaded || code == cashier.EUnavailable) && w.Header().Get("Retry-After") == "" {
 		// Overload passes within moments: the queue drains at thousands
 		// of writes per second. (Admission sets its own, admission.go.)
 		w.Header().Set("Retry-After", "1")

@@ -150,7 +150,7 @@ var allCodes = []cashier.Code{
 	cashier.EBadSignature, cashier.EStaleRequest, cashier.ENotFound, cashier.ECashierNotFound, cashier.ECashierClosed,
 	cashier.EContractNotFound, cashier.EInvalidStatus, cashier.EInsufficientFunds, cashier.EInsufficientAllow,
 	cashier.EInsufficientContr, cashier.ENotWhitelisted, cashier.ERateLimited, cashier.ETooLarge, cashier.ENetworkMaintenance,
-	cashier.EOverloaded,
+	cashier.EOverloaded, cashier.EUnavailable,
 }
 
 func TestErrorTableCoversEveryCode(t *testing.T) {

@@ -57,7 +57,7 @@ func sdkErrorOf(err error) sdkError {
 		return sdkError{we.status, sdkCashier, msg}
 	case cashier.EInternal:
 		return sdkError{we.status, sdkNetwork, "system error"}
-	case cashier.EOverloaded, cashier.ERateLimited:
+	case cashier.EOverloaded, cashier.ERateLimited, cashier.EUnavailable:
 		return sdkError{we.status, sdkNetwork, msg}
 	}
 	return sdkError{we.status, sdkParam, msg}

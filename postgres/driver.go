@@ -5,10 +5,16 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"net"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/stablecashier/cashier"
 )
 
 // The store's SQL uses ? placeholders; PostgreSQL numbers them ($1, $2, …).
@@ -88,7 +94,7 @@ type connector struct{ driver.Connector }
 func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	dc, err := c.Connector.Connect(ctx)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
 	return &conn{inner: dc}, nil
 }
@@ -155,6 +161,19 @@ func (g *guardedRows) Next(dest []driver.Value) error {
 	err := g.Rows.Next(dest)
 	if err != nil && err != io.EOF {
 		g.failed = true
+		err = unavailable(err)
+	}
+	return err
+}
+
+// classifiedRows marks a connection lost while reading rows as the
+// database being unavailable, like every other statement's error.
+type classifiedRows struct{ driver.Rows }
+
+func (r classifiedRows) Next(dest []driver.Value) error {
+	err := r.Rows.Next(dest)
+	if err != nil && err != io.EOF {
+		err = unavailable(err)
 	}
 	return err
 }
@@ -173,8 +192,16 @@ type tx struct {
 	c *conn
 }
 
-func (t tx) Commit() error   { t.c.inTx = false; return t.Tx.Commit() }
-func (t tx) Rollback() error { t.c.inTx = false; return t.Tx.Rollback() }
+func (t tx) Commit() error {
+	t.c.inTx = false
+	err := unavailable(t.Tx.Commit())
+	if e, ok := err.(*cashier.Error); ok && e.Code == cashier.EUnavailable {
+		// The answer to COMMIT was lost: the server may have committed.
+		e.Message = "the database connection was lost at commit: the write may or may not be stored; retry the same request"
+	}
+	return err
+}
+func (t tx) Rollback() error { t.c.inTx = false; return unavailable(t.Tx.Rollback()) }
 
 func (c *conn) pgx() pgxConn { return c.inner.(pgxConn) }
 
@@ -188,11 +215,44 @@ func (c *conn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
+// unavailable marks err as cashier.EUnavailable when it says the database
+// cannot be reached: a refused or lost connection, a server shutting down,
+// starting up or in recovery. The HTTP layer answers 503 with Retry-After
+// (never 500); the cause stays inside for errors.Is, so database/sql still
+// sees driver.ErrBadConn and retries on a fresh connection.
+func unavailable(err error) error {
+	if err == nil || !isUnavailable(err) {
+		return err
+	}
+	return &cashier.Error{Code: cashier.EUnavailable, Message: "the database is unavailable; nothing was changed, retry shortly", Err: err}
+}
+
+func isUnavailable(err error) bool {
+	var ce *cashier.Error
+	if errors.As(err, &ce) {
+		return false // classified already (or the store's own)
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		// Class 08: connection exceptions; 57P01–57P03: shutting down,
+		// crash shutdown, cannot connect now (starting up, recovering).
+		return strings.HasPrefix(pg.Code, "08") || pg.Code == "57P01" || pg.Code == "57P02" || pg.Code == "57P03"
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false // the caller gave up; its own error says so
+	}
+	var connect *pgconn.ConnectError
+	var netErr net.Error
+	return errors.Is(err, driver.ErrBadConn) || errors.As(err, &connect) || errors.As(err, &netErr) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE) || pgconn.SafeToRetry(err) || strings.Contains(err.Error(), "conn closed")
+}
+
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	r := rewrite(query)
 	s, err := c.pgx().PrepareContext(ctx, r.query)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
 	return &stmt{Stmt: s, c: c, r: r}, nil
 }
@@ -202,7 +262,7 @@ func (c *conn) Begin() (driver.Tx, error) { return c.BeginTx(context.Background(
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	t, err := c.pgx().BeginTx(ctx, opts)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
 	c.inTx = true
 	return tx{t, c}, nil
@@ -226,13 +286,13 @@ func (c *conn) exec(ctx context.Context, r rewritten, run func() (driver.Result,
 	res, err := run()
 	if guarded {
 		if serr := c.settle(err != nil); serr != nil {
-			return nil, errors.Join(err, serr)
+			return nil, unavailable(errors.Join(err, serr))
 		}
 	}
 	if err == nil {
 		c.note(r)
 	}
-	return res, err
+	return res, unavailable(err)
 }
 
 func (c *conn) query(ctx context.Context, r rewritten, run func() (driver.Rows, error)) (driver.Rows, error) {
@@ -245,16 +305,16 @@ func (c *conn) query(ctx context.Context, r rewritten, run func() (driver.Rows, 
 		if guarded {
 			err = errors.Join(err, c.settle(true))
 		}
-		return nil, err
+		return nil, unavailable(err)
 	}
 	c.note(r) // UPDATE … RETURNING
 	if guarded {
 		return &guardedRows{Rows: rows, c: c}, nil
 	}
-	return rows, nil
+	return classifiedRows{rows}, nil
 }
 
-func (c *conn) Ping(ctx context.Context) error { return c.pgx().Ping(ctx) }
+func (c *conn) Ping(ctx context.Context) error { return unavailable(c.pgx().Ping(ctx)) }
 
 // CheckNamedValue stores Go bools as 0 and 1: the schema keeps flags in
 // BIGINT columns, as SQLite's does in INTEGER ones.

@@ -321,14 +321,24 @@ func (w *groupWriter) begin() (*sql.Tx, *sql.Conn, error) {
 // or keeps its own result when err is nil.
 func (w *groupWriter) abort(tx *sql.Tx, results []writeResult, ok []int, cur int, err error) {
 	_ = tx.Rollback()
+	aborted := error(errAborted)
+	cause := err
+	if cause == nil {
+		cause = results[cur].err
+	}
+	if cashier.ErrorCode(cause) == cashier.EUnavailable {
+		// The database went away under the group: every write in it
+		// failed for the same reason, which a client may retry.
+		aborted = &cashier.Error{Code: cashier.EUnavailable, Message: errAborted.Error(), Err: cause}
+	}
 	for _, i := range ok {
-		results[i].err = errAborted
+		results[i].err = aborted
 	}
 	if err != nil {
 		results[cur].err = err
 	}
 	for i := cur + 1; i < len(results); i++ {
-		results[i].err = errAborted
+		results[i].err = aborted
 	}
 }
 

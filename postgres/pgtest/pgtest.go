@@ -161,8 +161,12 @@ func start(bin, dir, data string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startOn(bin, dir, data, port)
+}
+
+func startOn(bin, dir, data string, port int) (*Server, error) {
 	logPath := filepath.Join(dir, "server.log")
-	logf, err := os.Create(logPath)
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -235,6 +239,28 @@ func (s *Server) DataDir() string { return filepath.Join(s.dir, "data") }
 
 // Shared is the server URL started; nil before the first call of URL.
 func Shared() *Server { return shared }
+
+// Restart crashes the server (an immediate shutdown: sessions cut, no
+// checkpoint, as on a power loss of the database host), keeps it down for
+// down, and starts it again on the same port and data directory, where
+// it recovers from its write-ahead log. What clients see is a database
+// failing over behind the same address.
+func (s *Server) Restart(down time.Duration) error {
+	_ = s.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	}
+	time.Sleep(down)
+	ns, err := startOn(s.bin, s.dir, s.DataDir(), s.port)
+	if err != nil {
+		return err
+	}
+	s.cmd, s.done = ns.cmd, ns.done
+	return nil
+}
 
 // Stop shuts the server down (fast shutdown: open sessions are ended) and
 // removes its directory.
