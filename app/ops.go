@@ -42,6 +42,7 @@ func newOps(s *Service) *Ops {
 	o.live.Store(1)
 	data := s.Config.Data
 	o.Runner.Dead = func(holder string) bool { return deadLocal(data, holder) }
+	o.Runner.Live = o.LiveInstances
 	if unlock, err := lockInstance(data, o.Instance); err != nil {
 		s.Logger.Warn("instance lock file: other instances wait out this one's leases", "err", err)
 	} else {
@@ -121,7 +122,7 @@ const expiryLease = "expiry"
 // goLeased runs work under lease name on wg until ctx ends.
 func (o *Ops) goLeased(ctx context.Context, wg *sync.WaitGroup, name string, work func(context.Context)) {
 	wg.Add(1)
-	go func() { defer wg.Done(); o.Runner.Run(ctx, name, work) }()
+	go func() { defer wg.Done(); o.Runner.RunShared(ctx, name, work) }()
 }
 
 func closed(wg *sync.WaitGroup) <-chan struct{} {

@@ -67,9 +67,19 @@ type Runner struct {
 	// (an instance on this host whose lock is free): its leases are
 	// released and taken at once instead of after their expiry.
 	Dead func(holder string) bool
+	// Live, when set, is the number of live instances sharing the work
+	// (at least 1). Each instance then holds at most its fair share of
+	// the leases run with RunShared, ceil(shared/live), and gives one
+	// back per renewal period while it holds more, so an instance that
+	// joins gets work. A lease whose holder crashed (expired, not
+	// released) is taken over at once whatever the share, and rebalanced
+	// after: takeover time is not traded for balance.
+	Live func() int
 
-	mu     sync.Mutex
-	status map[string]*Status
+	mu       sync.Mutex
+	status   map[string]*Status
+	shared   map[string]bool
+	gaveBack time.Time // the last give-back, at most one per renewal period
 }
 
 func (r *Runner) ttl() time.Duration {
@@ -115,6 +125,80 @@ func (r *Runner) Statuses() []Status {
 	return out
 }
 
+// RunShared is Run for work shared out among the live instances (see
+// Runner.Live): a network's watcher, executor or sweeper, the expirer.
+func (r *Runner) RunShared(ctx context.Context, name string, work func(context.Context)) {
+	r.mu.Lock()
+	if r.shared == nil {
+		r.shared = map[string]bool{}
+	}
+	r.shared[name] = true
+	r.mu.Unlock()
+	r.Run(ctx, name, work)
+}
+
+// share is how many shared leases this instance may hold, and how many
+// it holds.
+func (r *Runner) share() (fair, held int, spread bool) {
+	if r.Live == nil {
+		return 0, 0, false
+	}
+	live := max(r.Live(), 1)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for name := range r.shared {
+		if s := r.status[name]; s != nil && s.Held {
+			held++
+		}
+	}
+	return (len(r.shared) + live - 1) / live, held, true
+}
+
+func (r *Runner) isShared(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.shared[name]
+}
+
+// mayTake reports whether an instance at its fair share may still try to
+// take name: when its holder crashed (the lease expired without being
+// released), or when it has been free for a whole TTL (nobody below its
+// share took it: the live counts disagree for a moment).
+func (r *Runner) mayTake(ctx context.Context, name string, now time.Time) bool {
+	list, err := r.Leases.ListLeases(ctx)
+	if err != nil {
+		return true // the acquire will meet the same error and report it
+	}
+	for _, l := range list {
+		if l.Name != name {
+			continue
+		}
+		released := l.Expires.UnixMilli() == 0
+		return (!released && !l.Expires.After(now)) || (released && now.Sub(l.RenewedAt) >= r.ttl())
+	}
+	return false // never taken yet: an instance below its share will
+}
+
+// giveBack reports whether the shared lease name should be given back now:
+// this instance holds more than its share, and gave none back within the
+// last renewal period.
+func (r *Runner) giveBack(name string, now time.Time) bool {
+	if !r.isShared(name) {
+		return false
+	}
+	fair, held, spread := r.share()
+	if !spread || held <= fair {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if now.Sub(r.gaveBack) < r.Every() {
+		return false
+	}
+	r.gaveBack = now
+	return true
+}
+
 // Run runs work under lease name until ctx ends: it waits until it holds
 // the lease, runs work with a context that ends when the lease is lost,
 // and starts over. On return the work has stopped and the lease is
@@ -123,8 +207,14 @@ func (r *Runner) Statuses() []Status {
 func (r *Runner) Run(ctx context.Context, name string, work func(context.Context)) {
 	every := r.Every()
 	r.set(name, func(*Status) {})
+	takeNow := false // a dead holder's lease, just released on its behalf
 	for ctx.Err() == nil {
 		now := r.Clock.Now()
+		if fair, held, spread := r.share(); spread && r.isShared(name) && held >= fair && !takeNow && !r.mayTake(ctx, name, now) {
+			sleep(ctx, every)
+			continue
+		}
+		takeNow = false
 		l, ok, err := r.Leases.AcquireLease(ctx, name, r.Holder, now, r.ttl())
 		r.set(name, func(s *Status) {
 			s.Err, s.Holder = err, l.Holder
@@ -141,6 +231,7 @@ func (r *Runner) Run(ctx context.Context, name string, work func(context.Context
 			// try again at once.
 			if r.Leases.ReleaseLease(ctx, l) == nil {
 				r.log().Info("lease of an exited instance released", "lease", name, "holder", l.Holder, "token", l.Token)
+				takeNow = true
 				continue
 			}
 		}
@@ -210,6 +301,10 @@ func (r *Runner) hold(ctx context.Context, l cashier.Lease, at time.Time, work f
 			}
 		default:
 			l, deadline = nl, now.Add(r.ttl()-every)
+			if r.giveBack(l.Name, now) {
+				r.log().Info("lease given back: more than this instance's share of the work", "lease", l.Name, "token", l.Token)
+				return
+			}
 		}
 	}
 }

@@ -213,3 +213,84 @@ func TestDeadHolderTakenAtOnce(t *testing.T) {
 		t.Fatalf("leases: %+v", list)
 	}
 }
+
+// Shared work spreads: one instance alone takes every lease; when a second
+// joins, the first gives leases back one per renewal period until each
+// holds its fair share; when the second crashes (its leases expire, not
+// released), the first takes them all back within about a TTL. No lease
+// ever runs on both at once.
+func TestSharedLeasesSpread(t *testing.T) {
+	dbA, dbB := setup(t)
+	ttl := 600 * time.Millisecond
+	var live atomic.Int64
+	live.Store(1)
+	liveFn := func() int { return int(live.Load()) }
+	a := &lease.Runner{Leases: dbA, Holder: "A", TTL: ttl, Clock: cashier.SystemClock{}, Live: liveFn}
+	b := &lease.Runner{Leases: dbB, Holder: "B", TTL: ttl, Clock: cashier.SystemClock{}, Live: liveFn}
+	names := []string{"watch/ETH", "watch/ARB", "watch/TRON", "payouts/ETH", "payouts/ARB", "payouts/TRON", "expiry"}
+	workers := map[string]*worker{}
+	for _, n := range names {
+		workers[n] = &worker{t: t}
+	}
+	held := func() (onA, onB int) {
+		for _, w := range workers {
+			switch w.current() {
+			case "A":
+				onA++
+			case "B":
+				onB++
+			}
+		}
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, n := range names {
+		wg.Add(1)
+		go func() { defer wg.Done(); a.RunShared(ctx, n, workers[n].run("A")) }()
+	}
+	waitFor(t, 5*time.Second, "A alone holds every lease", func() bool { onA, _ := held(); return onA == len(names) })
+
+	// B joins (a crash is simulated below: its leases are never released).
+	bctx, crashB := context.WithCancel(context.Background())
+	var bwg sync.WaitGroup
+	for _, n := range names {
+		bwg.Add(1)
+		go func() { defer bwg.Done(); b.RunShared(bctx, n, workers[n].run("B")) }()
+	}
+	live.Store(2)
+	waitFor(t, 10*ttl, "the work spread 4/3", func() bool {
+		onA, onB := held()
+		return onA+onB == len(names) && onA <= 4 && onB <= 4 && onA >= 3 && onB >= 3
+	})
+	// Balanced, it stays so: no lease changes hands for a few periods.
+	starts := func() (n int) {
+		for _, w := range workers {
+			w.mu.Lock()
+			n += len(w.starts)
+			w.mu.Unlock()
+		}
+		return
+	}
+	before := starts()
+	time.Sleep(2 * ttl)
+	if after := starts(); after != before {
+		t.Errorf("leases kept moving once balanced: %d starts became %d", before, after)
+	}
+
+	// B "crashes": its database handle goes away, it renews nothing and
+	// releases nothing; A takes its leases when they expire.
+	_, onB := held()
+	dbB.Close()
+	crashB()
+	live.Store(1)
+	took := waitFor(t, 10*ttl, "A takes every lease back", func() bool { onA, _ := held(); return onA == len(names) })
+	t.Logf("B held %d; A had them all back %s after the crash (TTL %s)", onB, took, ttl)
+	if took > 2*ttl {
+		t.Errorf("takeover after a crash took %s, over two TTLs (%s)", took, ttl)
+	}
+	cancel()
+	wg.Wait()
+	bwg.Wait()
+}
