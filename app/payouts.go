@@ -109,12 +109,12 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 		} else {
 			net.DomainChainID = big.NewInt(n.EVMChainID)
 			net.GasBase, net.GasPerRecipient = gasBase, gasPer
-			j, err := evm.OpenFileJournal(filepath.Join(s.Config.Data, "journal", strings.ToLower(string(c))), uint64(n.EVMChainID), net.Executor)
+			j, closeJournal, err := s.openJournal(filepath.Join(s.Config.Data, "journal", strings.ToLower(string(c))), uint64(n.EVMChainID), net.Executor)
 			if err != nil {
 				closeAll()
 				return nil, nil, err
 			}
-			closers = append(closers, j.Close)
+			closers = append(closers, closeJournal)
 			cl, err := evm.New(evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: splitList(urls[c]), Key: exec, Journal: j,
 				Clock: s.Clock, Confirmations: net.Confirmations})
 			if err != nil {

@@ -65,16 +65,16 @@ func (s *Service) sweepClient(c cashier.Chain, key *ecdsa.PrivateKey) (cashier.C
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, err
 	}
-	j, err := evm.OpenFileJournal(dir, uint64(n.EVMChainID), KeyAddress(c, key))
+	j, closeJournal, err := s.openJournal(dir, uint64(n.EVMChainID), KeyAddress(c, key))
 	if err != nil {
 		return nil, nil, err
 	}
 	ec, err := evm.New(evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: urls, Key: key, Journal: j, Clock: s.Clock})
 	if err != nil {
-		j.Close()
+		closeJournal()
 		return nil, nil, err
 	}
-	return ec, func() { ec.Close(); j.Close() }, nil
+	return ec, func() { ec.Close(); closeJournal() }, nil
 }
 
 // runSweepers runs every sweeper until ctx ends, apart from detection,

@@ -33,7 +33,9 @@ for a in "$@"; do
   [ "$prev" = "--data" ] && data="$a"
   prev="$a"
 done
-if [ -n "$data" ]; then
+# A database named by the caller (another host's, in a multi-instance
+# test) is kept.
+if [ -n "$data" ] && [ -z "${CASHIER_DATABASE_URL:-}" ]; then
   name=d$(printf %%s "$(realpath -m "$data")" | md5sum | cut -c1-20)
   %s -h 127.0.0.1 -p %d -U postgres "$name" 2>/dev/null || true
   CASHIER_DATABASE_URL="postgres://postgres@127.0.0.1:%d/$name?sslmode=disable"

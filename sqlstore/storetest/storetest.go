@@ -69,6 +69,7 @@ var tests = []struct {
 	{"AuditLog", testAuditLog},
 	{"TOTPStep", testTOTPStep},
 	{"OpsStats", testOpsStats},
+	{"TxJournal", testTxJournal},
 	{"ApprovalsAndAllowances", testApprovalsAndAllowances},
 	{"SignedSends", testSignedSends},
 	{"LeaseLifecycle", testLeaseLifecycle},
