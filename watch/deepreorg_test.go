@@ -58,7 +58,7 @@ func TestDeepReorgFlagsCreditedOrderNeverReversed(t *testing.T) {
 	replacement, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{
 		ChainID: r.chain.ChainID, Nonce: txA.Nonce(), GasTipCap: new(big.Int).Mul(txA.GasTipCap(), big.NewInt(3)),
 		GasFeeCap: new(big.Int).Mul(txA.GasFeeCap(), big.NewInt(3)),
-		Gas: 200_000, To: &r.usdt, Data: bindings.NewTestUSDC().PackTransfer(common.HexToAddress("0xdead"), big.NewInt(5_000_000)),
+		Gas:       200_000, To: &r.usdt, Data: bindings.NewTestUSDC().PackTransfer(common.HexToAddress("0xdead"), big.NewInt(5_000_000)),
 	}), r.chain.Signer, r.customer)
 	must(t, err)
 	for _, tx := range []*types.Transaction{mint, replacement} {

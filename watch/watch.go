@@ -51,7 +51,7 @@ type Config struct {
 	// blocks are checked when a reorg deeper than the confirmations is
 	// noticed; default 4096 blocks.
 	ReorgLookback uint64
-	Chunk         uint64   // blocks per scan; default 1000
+	Chunk         uint64 // blocks per scan; default 1000
 	Interval      time.Duration
 	BackoffBase   time.Duration // first pause after a failed round; default 500ms
 	BackoffMax    time.Duration // longest pause; default 30s
