@@ -60,6 +60,9 @@ type Reader interface {
 	// ReorgedPayments lists c's confirmed payments that a deep reorg made
 	// missing (ReorgedAt set).
 	ReorgedPayments(ctx context.Context, c Chain) ([]Payment, error)
+	// ReorgAlerts counts c's orders flagged after a deep reorg and its
+	// payments missing now (metrics, /readyz).
+	ReorgAlerts(ctx context.Context, c Chain) (flaggedOrders, missingPayments int, err error)
 	// Cursor returns c's watcher position; a zero cursor when none is stored.
 	Cursor(ctx context.Context, c Chain) (ChainCursor, error)
 	PayoutReader

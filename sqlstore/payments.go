@@ -177,6 +177,16 @@ func (r reader) ReorgedPayments(ctx context.Context, c cashier.Chain) ([]cashier
 		WHERE chain = ? AND reorged_at IS NOT NULL ORDER BY block_number, log_index`, c)
 }
 
+func (r reader) ReorgAlerts(ctx context.Context, c cashier.Chain) (orders, missing int, err error) {
+	err = r.q.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM collection_orders WHERE chain = ? AND reorged_at IS NOT NULL),
+		(SELECT count(*) FROM payments WHERE chain = ? AND reorged_at IS NOT NULL)`, c, c).Scan(&orders, &missing)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: reorg alerts: %w", err)
+	}
+	return orders, missing, nil
+}
+
 // addressBatch bounds the IN list of one lookup (SQLite's default limit on
 // host parameters is far higher; 500 keeps statements small).
 const addressBatch = 500

@@ -3,6 +3,8 @@ package watch_test
 import (
 	"context"
 	"math/big"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,6 +109,19 @@ func TestDeepReorgFlagsCreditedOrderNeverReversed(t *testing.T) {
 	}
 	if alerts != 1 {
 		t.Fatalf("%d alert events for A", alerts)
+	}
+	// Reported loudly: /readyz names it (without failing readiness) and the
+	// metrics count it.
+	checks, failed := r.svc.Ops.Ready(ctx)
+	if c := checks["reorg ETH"]; !strings.HasPrefix(c, "ALERT: 1 orders flagged") || !strings.Contains(c, "1 credited payments missing") || failed["reorg ETH"] != "" {
+		t.Fatalf("readyz reorg check %q (failed %v)", c, failed)
+	}
+	rec := httptest.NewRecorder()
+	r.svc.Ops.Metrics.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, m := range []string{`cashier_collections_reorged{chain="ETH"} 1`, `cashier_payments_missing{chain="ETH"} 1`} {
+		if !strings.Contains(rec.Body.String(), m) {
+			t.Fatalf("metrics lack %s", m)
+		}
 	}
 	evs, err = r.svc.Store.Events(ctx, cashier.EventFilter{OrderID: ob.ID})
 	must(t, err)

@@ -11,3 +11,4 @@ ALTER TABLE collection_orders ADD COLUMN reorged_at BIGINT;
 -- deep reorg, newest first, and lists the missing ones every round.
 CREATE INDEX payments_confirmed ON payments (chain, block_number) WHERE status = 'CONFIRMED';
 CREATE INDEX payments_reorged ON payments (chain) WHERE reorged_at IS NOT NULL;
+CREATE INDEX collection_orders_reorged ON collection_orders (chain) WHERE reorged_at IS NOT NULL;
