@@ -160,9 +160,6 @@ type Collection struct {
 	// merchant's page (Origin is that page's origin), "api" otherwise.
 	CreatedBy string `json:"createdBy"`
 	Origin    string `json:"origin"`
-	// ChainAlert is "REORGED" on an order flagged after a reorg deeper
-	// than the confirmations (docs/webhooks.md); "" otherwise.
-	ChainAlert string `json:"chainAlert"`
 }
 
 // CollectionPayment is one token transfer received at an order's deposit
@@ -180,9 +177,6 @@ type CollectionPayment struct {
 	Confirmations int64  `json:"confirmations"`
 	Status        string `json:"status"`
 	Effect        string `json:"effect"`
-	// Reorged: confirmed and counted, but its block was replaced in a
-	// deep reorg and the transfer is not on the chain now.
-	Reorged bool `json:"reorged"`
 }
 
 // CollectionList is one page of collection orders.

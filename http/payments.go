@@ -5,7 +5,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/api"
-	"github.com/stablecashier/cashier/webhook"
 )
 
 // addPayments fills the collection fields about received transfers: the
@@ -13,9 +12,6 @@ import (
 // and every transfer received with its confirmations.
 func (s *server) addPayments(r *http.Request, d *api.Collection, o *cashier.CollectionOrder) error {
 	d.Address, d.FromAddress = o.DepositAddress, o.FromAddress
-	if !o.ReorgedAt.IsZero() {
-		d.ChainAlert = webhook.ChainAlertReorged
-	}
 	if !o.PayTime.IsZero() {
 		d.PayTime = cashier.Millis(o.PayTime)
 	}
@@ -33,7 +29,6 @@ func (s *server) addPayments(r *http.Request, d *api.Collection, o *cashier.Coll
 			TxID: p.TxHash, LogIndex: int64(p.LogIndex), Amount: cashier.FormatAmount(p.Amount, p.Decimals),
 			Symbol: p.Symbol, FromAddress: p.From, BlockNumber: int64(p.BlockNumber),
 			Confirmations: int64(conf), Status: string(p.Status), Effect: string(p.Effect),
-			Reorged: !p.ReorgedAt.IsZero(),
 		}
 		if !p.BlockTime.IsZero() {
 			out.BlockTime = cashier.Millis(p.BlockTime)
