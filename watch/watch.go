@@ -348,7 +348,7 @@ func (w *Watcher) checkCursor(ctx context.Context, cur cashier.ChainCursor, head
 				break // blocks below a canonical one are canonical too
 			}
 		}
-		if !ok {
+		if !ok && p.BlockNumber > 0 {
 			missing = append(missing, p)
 			rewind = min(rewind, p.BlockNumber-1)
 		}
