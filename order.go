@@ -34,6 +34,12 @@ type CollectionOrder struct {
 	// Origin is the merchant page's origin of a browser-created order (the
 	// widget SDK, with the API key alone); "" for orders of the signed API.
 	Origin string
+
+	// ReorgedAt flags the order for the operator, for good: a payment it
+	// counted went missing in a reorg deeper than the confirmations. Its
+	// status and paid amount are never reversed because of it; webhooks
+	// carry chainAlert "REORGED" (docs/webhooks.md).
+	ReorgedAt time.Time
 }
 
 // BrowserCreated reports whether the order was created from a browser.

@@ -32,6 +32,11 @@ type Payment struct {
 	SeenAt      time.Time
 	ConfirmedAt time.Time // zero until confirmed
 	UpdatedAt   time.Time
+	// ReorgedAt is set while a confirmed payment is missing: its block was
+	// replaced in a reorg deeper than the confirmations and the transfer
+	// was not found on the new chain. Its credit stands (the order is
+	// flagged instead); it clears when the transfer is found again.
+	ReorgedAt time.Time
 }
 
 // Block names the block the payment was seen in.

@@ -54,6 +54,15 @@ type Reader interface {
 	PaymentsByOrder(ctx context.Context, orderID string) ([]Payment, error)
 	// SeenPayments lists c's payments still waiting for confirmation.
 	SeenPayments(ctx context.Context, c Chain) ([]Payment, error)
+	// ConfirmedPaymentsFrom lists c's confirmed payments in blocks at or
+	// above from, newest block first (deep reorg checks).
+	ConfirmedPaymentsFrom(ctx context.Context, c Chain, from uint64) ([]Payment, error)
+	// ReorgedPayments lists c's confirmed payments that a deep reorg made
+	// missing (ReorgedAt set).
+	ReorgedPayments(ctx context.Context, c Chain) ([]Payment, error)
+	// ReorgAlerts counts c's orders flagged after a deep reorg and its
+	// payments missing now (metrics, /readyz).
+	ReorgAlerts(ctx context.Context, c Chain) (flaggedOrders, missingPayments int, err error)
 	// Cursor returns c's watcher position; a zero cursor when none is stored.
 	Cursor(ctx context.Context, c Chain) (ChainCursor, error)
 	PayoutReader
@@ -90,6 +99,9 @@ type Tx interface {
 	CreatePayment(ctx context.Context, p *Payment) error
 	// UpdatePayment rewrites the payment with p's key.
 	UpdatePayment(ctx context.Context, p *Payment) error
+	// RekeyPayment gives the payment (c, txHash, from) the log index to: the
+	// same transfer mined again in another block has another log index.
+	RekeyPayment(ctx context.Context, c Chain, txHash string, from, to uint) error
 	// SetCursor stores c's watcher position.
 	SetCursor(ctx context.Context, c ChainCursor) error
 	PayoutWriter

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net"
@@ -72,6 +73,27 @@ func (o *Ops) Ready(ctx context.Context) (checks, failed map[string]string) {
 			continue
 		}
 		probe("chain "+string(c), func(ctx context.Context) error { _, err := cl.Head(ctx); return err })
+		// Orders flagged after a deep reorg are reported, loudly, without
+		// failing readiness: the service itself is fine, an operator has
+		// to look at those orders (their ids are in the error logs).
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pctx, cancel := context.WithTimeout(ctx, readyTimeout)
+			defer cancel()
+			n, missing, err := s.Store.ReorgAlerts(pctx, c)
+			mu.Lock()
+			defer mu.Unlock()
+			name := "reorg " + string(c)
+			switch {
+			case err != nil:
+				checks[name] = "unknown"
+			case n > 0 || missing > 0:
+				checks[name] = fmt.Sprintf("ALERT: %d orders flagged after a reorg deeper than the confirmations, %d credited payments missing", n, missing)
+			default:
+				checks[name] = "ok"
+			}
+		}()
 		if nc, ok := cl.(nodeChecker); ok {
 			// Every node URL is asked which chain it serves: one on
 			// another chain fails readiness (a configuration to fix);
@@ -210,7 +232,11 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 		if err != nil {
 			return snap, err
 		}
-		snap.Chains = append(snap.Chains, metrics.ChainState{Chain: c, Watched: cur.Head, Confirmed: cur.Confirmed})
+		st := metrics.ChainState{Chain: c, Watched: cur.Head, Confirmed: cur.Confirmed}
+		if st.ReorgedOrders, st.MissingPayments, err = s.Store.ReorgAlerts(ctx, c); err != nil {
+			return snap, err
+		}
+		snap.Chains = append(snap.Chains, st)
 	}
 	minGas, _ := parseMinGas(s.Config.PayoutMinGas, s.Registry) // checked when the executor starts
 	// The nodes are asked at once; each answer goes to its own element of

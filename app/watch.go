@@ -28,6 +28,9 @@ func NewWatchers(cfg config.Config, reg *cashier.Registry, chains map[cashier.Ch
 		if !ok {
 			continue
 		}
+		if _, ok := cl.(watch.FinalityReader); cfg.Finalized(c) && !ok {
+			return nil, fmt.Errorf("%s: the chain client cannot read the finalized block", c)
+		}
 		var tokens []string
 		for _, t := range reg.Tokens {
 			if t.Chain == c {
@@ -36,7 +39,8 @@ func NewWatchers(cfg config.Config, reg *cashier.Registry, chains map[cashier.Ch
 		}
 		out = append(out, watch.New(watch.Config{
 			Chain: c, Tokens: tokens, Confirmations: uint64(max(n.Confirmations, 1)),
-			Chunk: uint64(cfg.ScanChunk), Interval: cfg.WatchInterval, Approvals: true,
+			Finalized: cfg.Finalized(c),
+			Chunk:     uint64(cfg.ScanChunk), Interval: cfg.WatchInterval, Approvals: true,
 			Native: cfg.WatchNative == "on",
 		}, sc, svc, log.With("component", "watch")))
 	}

@@ -43,10 +43,15 @@ type Config struct {
 	WebhookWorkers  int
 	WebhookLease    time.Duration
 
-	ETHRPC     string
-	ARBRPC     string
-	TRONAPI    string
-	TRONAPIKey string
+	ETHRPC string
+	ARBRPC string
+	// ETHFinality and ARBFinality choose when a collection payment is
+	// final: "confirmations" (the registry's count) or "finalized" (the
+	// chain's finalized block tag).
+	ETHFinality string
+	ARBFinality string
+	TRONAPI     string
+	TRONAPIKey  string
 
 	LateWindow            time.Duration // after expiry, how long a full payment still completes an order
 	WatchInterval         time.Duration // pause between chain watcher rounds
@@ -118,6 +123,8 @@ func Default() Config {
 		CacheTTL:              time.Second,
 		DashboardSecureCookie: "auto",
 		WatchNative:           "on",
+		ETHFinality:           "confirmations",
+		ARBFinality:           "confirmations",
 		LeaseTTL:              10 * time.Second,
 		MaxWait:               100 * time.Millisecond,
 		MaxCPUWait:            5 * time.Millisecond,
@@ -189,6 +196,24 @@ func Parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// Finality settings (eth-finality, arb-finality).
+const (
+	FinalityConfirmations = "confirmations"
+	FinalityFinalized     = "finalized"
+)
+
+// Finalized reports whether c's collection payments wait for the
+// finalized block instead of a confirmation count.
+func (c Config) Finalized(ch cashier.Chain) bool {
+	switch ch {
+	case cashier.ChainETH:
+		return c.ETHFinality == FinalityFinalized
+	case cashier.ChainARB:
+		return c.ARBFinality == FinalityFinalized
+	}
+	return false
+}
+
 // topics groups the service's settings in `serve -h`, in this order; a
 // setting not listed falls under "other" (TestEverySettingHasATopic).
 var topics = []struct {
@@ -199,7 +224,7 @@ var topics = []struct {
 	{"API requests and signing", []string{"header-prefix", "sign-encodings", "sign-field", "unknown-fields", "error-status", "recv-window", "recv-window-max", "future-skew", "collection-ttl"}},
 	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "max-cpu-wait", "cache-ttl"}},
 	{"webhooks", []string{"webhook-timeout", "webhook-schedule", "webhook-workers", "webhook-lease", "webhook-signature", "webhook-body"}},
-	{"chains", []string{"eth-rpc", "arb-rpc", "tron-api", "late-window", "watch-interval", "scan-chunk", "watch-native"}},
+	{"chains", []string{"eth-rpc", "arb-rpc", "tron-api", "eth-finality", "arb-finality", "late-window", "watch-interval", "scan-chunk", "watch-native"}},
 	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "payout-gas-cap", "sweep-min", "sweep-interval"}},
 	{"several instances", []string{"lease-ttl"}},
 	{"dashboard", []string{"dashboard-secure-cookie", "dashboard-password-checks"}},
@@ -325,6 +350,11 @@ func (c *Config) Validate() error {
 	if _, err := cashier.ParseAmount(c.SweepMin, 18); err != nil || c.SweepInterval < 0 {
 		return fmt.Errorf("sweep-min must be a decimal amount (%q) and sweep-interval not negative", c.SweepMin)
 	}
+	for _, f := range []struct{ name, v string }{{"eth-finality", c.ETHFinality}, {"arb-finality", c.ARBFinality}} {
+		if f.v != FinalityConfirmations && f.v != FinalityFinalized {
+			return fmt.Errorf("%s must be confirmations or finalized, not %q", f.name, f.v)
+		}
+	}
 	if c.WatchNative != "on" && c.WatchNative != "off" {
 		return fmt.Errorf("watch-native must be on or off, not %q", c.WatchNative)
 	}
@@ -418,6 +448,8 @@ func (c *Config) fields() []field {
 		f("CASHIER_WEBHOOK_LEASE", "webhook-lease", "how long an instance holds a claimed webhook before another may take it over", dur(&c.WebhookLease)),
 		f("CASHIER_ETH_RPC", "eth-rpc", "comma-separated Ethereum JSON-RPC URLs", str(&c.ETHRPC)),
 		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
+		f("CASHIER_ETH_FINALITY", "eth-finality", "when an Ethereum collection payment is final: confirmations (the registry's count) or finalized (the finalized block tag)", str(&c.ETHFinality)),
+		f("CASHIER_ARB_FINALITY", "arb-finality", "when an Arbitrum collection payment is final: confirmations or finalized", str(&c.ARBFinality)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
 		f("CASHIER_LATE_WINDOW", "late-window", "after expiry, how long a full payment still completes a collection order", dur(&c.LateWindow)),

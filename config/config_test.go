@@ -332,3 +332,23 @@ func TestEverySettingHasATopic(t *testing.T) {
 		}
 	}
 }
+
+// The finality setting takes confirmations or finalized per EVM network;
+// anything else is refused with a message naming the setting.
+func TestFinalitySetting(t *testing.T) {
+	c := Default()
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	if _, err := c.Load(fs, []string{"--eth-finality", "finalized"}, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Finalized(cashier.ChainETH) || c.Finalized(cashier.ChainARB) || c.Finalized(cashier.ChainTRON) {
+		t.Fatalf("eth %q arb %q", c.ETHFinality, c.ARBFinality)
+	}
+	c = Default()
+	fs = flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	_, err := c.Load(fs, nil, func(k string) string { return map[string]string{"CASHIER_ARB_FINALITY": "safe"}[k] })
+	if err == nil || !strings.Contains(err.Error(), "arb-finality must be confirmations or finalized") {
+		t.Fatalf("arb-finality safe: %v", err)
+	}
+}

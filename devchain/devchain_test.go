@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
 )
 
 func start(t *testing.T, opts Options) *Chain {
@@ -170,5 +171,29 @@ func TestOnDemandWithPeriod(t *testing.T) {
 	}
 	if bal, err := c.Client.BalanceAt(ctx, addr, nil); err != nil || bal.Cmp(big.NewInt(params.Ether)) != 0 {
 		t.Fatalf("balance = %v, %v; want 1 ether", bal, err)
+	}
+}
+
+// The `finalized` block tag answers like a beacon chain's finality, in
+// epochs of 32 blocks: the newest multiple of 32 at or below the head's
+// epoch start (the head itself when it ends an epoch), the genesis before.
+func TestFinalizedTagFollowsEpochs(t *testing.T) {
+	ctx := context.Background()
+	c := start(t, Options{})
+	finalized := func() uint64 {
+		h, err := c.Client.HeaderByNumber(ctx, big.NewInt(int64(rpc.FinalizedBlockNumber)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.Number.Uint64()
+	}
+	want := map[uint64]uint64{1: 0, 31: 0, 32: 32, 33: 32, 64: 64, 65: 64}
+	for head := uint64(1); head <= 65; head++ {
+		c.Commit()
+		if w, ok := want[head]; ok {
+			if f := finalized(); f != w {
+				t.Fatalf("head %d: finalized %d, want %d", head, f, w)
+			}
+		}
 	}
 }

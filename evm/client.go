@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 	cashier "github.com/stablecashier/cashier"
 )
 
@@ -175,6 +176,13 @@ func (c *Client) Head(ctx context.Context) (cashier.BlockRef, error) {
 // BlockByNumber implements cashier.ChainClient.
 func (c *Client) BlockByNumber(ctx context.Context, n uint64) (cashier.BlockRef, error) {
 	return c.header(ctx, new(big.Int).SetUint64(n))
+}
+
+// Finalized returns the chain's newest finalized block: the `finalized`
+// block tag (Ethereum since the merge; Arbitrum's follows Ethereum's
+// finality of its batches). A node that has none answers an error.
+func (c *Client) Finalized(ctx context.Context) (cashier.BlockRef, error) {
+	return c.header(ctx, big.NewInt(int64(rpc.FinalizedBlockNumber)))
 }
 
 func (c *Client) header(ctx context.Context, n *big.Int) (cashier.BlockRef, error) {

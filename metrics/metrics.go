@@ -32,6 +32,10 @@ type ChainState struct {
 	// executor key, or the node did not answer).
 	ExecutorBalance, ExecutorMinimum *big.Int
 	CoinDecimals                     int
+	// ReorgedOrders are the network's orders flagged after a reorg deeper
+	// than the confirmations; MissingPayments its credited payments not
+	// on the chain now.
+	ReorgedOrders, MissingPayments int
 }
 
 // LeaseState is one lease as seen at scrape time.
@@ -111,6 +115,8 @@ var (
 	descChainUp     = prometheus.NewDesc("cashier_chain_up", "1 when the network's node answered at this scrape.", []string{"chain"}, nil)
 	descHead        = prometheus.NewDesc("cashier_chain_head", "The node's newest block.", []string{"chain"}, nil)
 	descConfirmed   = prometheus.NewDesc("cashier_chain_confirmed", "Newest block whose transfers the watcher has made final.", []string{"chain"}, nil)
+	descReorged     = prometheus.NewDesc("cashier_collections_reorged", "Collection orders flagged because a payment they counted went missing in a reorg deeper than the confirmations (never reversed: the operator must look).", []string{"chain"}, nil)
+	descMissing     = prometheus.NewDesc("cashier_payments_missing", "Credited payments whose block a deep reorg replaced and that are not on the chain now.", []string{"chain"}, nil)
 	descLag         = prometheus.NewDesc("cashier_chain_lag_blocks", "Blocks between the node's head and the newest block the watcher has processed.", []string{"chain"}, nil)
 	descNodeUp      = prometheus.NewDesc("cashier_chain_node_up", "1 when the node URL answers and serves the network's chain (3 failures in a row: 0).", []string{"chain", "node"}, nil)
 	descNodeWrong   = prometheus.NewDesc("cashier_chain_node_wrong_chain", "1 when the node URL serves another chain than the registry's and is refused.", []string{"chain", "node"}, nil)
@@ -193,6 +199,8 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		c := string(cs.Chain)
 		gauge(descChainUp, b2f(cs.Up), c)
 		gauge(descConfirmed, float64(cs.Confirmed), c)
+		gauge(descReorged, float64(cs.ReorgedOrders), c)
+		gauge(descMissing, float64(cs.MissingPayments), c)
 		if cs.Up {
 			gauge(descHead, float64(cs.Head), c)
 			gauge(descLag, float64(cs.Head-min(cs.Watched, cs.Head)), c)

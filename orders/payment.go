@@ -80,6 +80,7 @@ type applier struct {
 	tx       cashier.Tx
 	now      time.Time
 	cashiers map[string]*cashier.Cashier
+	reorged  map[string]*cashier.Payment // missing payments by transfer, read once
 }
 
 func (a *applier) newPayment(ctx context.Context, r Received, o *cashier.CollectionOrder) cashier.Payment {
@@ -107,6 +108,45 @@ func (a *applier) load(ctx context.Context, r Received) (*cashier.Payment, error
 	return p, err
 }
 
+// loadOrReappeared returns the recorded payment of r, or the missing
+// payment (a deep reorg removed its block) of the same transaction and
+// order, token, recipient and amount, which r is: mined again in another
+// block, where its log index differs. That payment takes r's log index,
+// so it is never recorded and credited a second time.
+func (a *applier) loadOrReappeared(ctx context.Context, r Received) (*cashier.Payment, error) {
+	p, err := a.load(ctx, r)
+	if p != nil || err != nil {
+		return p, err
+	}
+	if a.reorged == nil {
+		ps, err := a.tx.ReorgedPayments(ctx, r.Transfer.Chain)
+		if err != nil {
+			return nil, err
+		}
+		a.reorged = map[string]*cashier.Payment{}
+		for i := range ps {
+			a.reorged[strings.ToLower(ps[i].TxHash)+"/"+ps[i].OrderID+"/"+strings.ToLower(ps[i].Token)+"/"+ps[i].Amount.String()] = &ps[i]
+		}
+	}
+	t := r.Transfer
+	if t.Amount == nil {
+		return nil, nil
+	}
+	key := strings.ToLower(t.TxHash) + "/" + r.OrderID + "/" + strings.ToLower(t.Token) + "/" + t.Amount.String()
+	m := a.reorged[key]
+	if m == nil || !strings.EqualFold(m.To, t.To) {
+		return nil, nil
+	}
+	delete(a.reorged, key)
+	if m.LogIndex != t.LogIndex {
+		if err := a.tx.RekeyPayment(ctx, m.Chain, m.TxHash, m.LogIndex, t.LogIndex); err != nil {
+			return nil, err
+		}
+		m.LogIndex = t.LogIndex
+	}
+	return m, nil
+}
+
 // moveTo updates p's block to where the transfer now is (a dropped
 // transaction mined again lands in another block).
 func moveTo(p *cashier.Payment, t cashier.Transfer) {
@@ -114,9 +154,20 @@ func moveTo(p *cashier.Payment, t cashier.Transfer) {
 }
 
 func (a *applier) see(ctx context.Context, r Received) error {
-	p, err := a.load(ctx, r)
+	p, err := a.loadOrReappeared(ctx, r)
 	if err != nil {
 		return err
+	}
+	if p != nil && p.Status == cashier.PaymentConfirmed && !p.ReorgedAt.IsZero() {
+		// A credited transfer a deep reorg removed is mined again: it
+		// stays missing until it is confirmed again, but its block is
+		// known, so it is not flagged while it waits for its depth.
+		if strings.EqualFold(p.BlockHash, r.Transfer.BlockHash) {
+			return nil
+		}
+		moveTo(p, r.Transfer)
+		p.UpdatedAt = a.now
+		return a.tx.UpdatePayment(ctx, p)
 	}
 	o, err := a.tx.Collection(ctx, r.OrderID)
 	if err != nil {
@@ -153,12 +204,19 @@ func (a *applier) see(ctx context.Context, r Received) error {
 }
 
 func (a *applier) confirm(ctx context.Context, r Received) error {
-	p, err := a.load(ctx, r)
+	p, err := a.loadOrReappeared(ctx, r)
 	if err != nil {
 		return err
 	}
 	if p != nil && p.Status == cashier.PaymentConfirmed {
-		return nil // applied before: never credited twice
+		// Applied before: never credited twice. A payment a deep reorg
+		// made missing is found again (in the same or another block).
+		if p.ReorgedAt.IsZero() && strings.EqualFold(p.BlockHash, r.Transfer.BlockHash) {
+			return nil
+		}
+		moveTo(p, r.Transfer)
+		p.ReorgedAt, p.UpdatedAt = time.Time{}, a.now
+		return a.tx.UpdatePayment(ctx, p)
 	}
 	o, err := a.tx.Collection(ctx, r.OrderID)
 	if err != nil {

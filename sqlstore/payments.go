@@ -15,7 +15,7 @@ import (
 
 const paymentCols = `chain, tx_hash, log_index, order_id, merchant_id, token, symbol, decimals,
 	from_address, to_address, amount, block_number, block_hash, block_time, status, effect,
-	seen_at, confirmed_at, updated_at`
+	seen_at, confirmed_at, updated_at, reorged_at`
 
 func scanPayment(s scanner) (*cashier.Payment, error) {
 	var (
@@ -23,11 +23,11 @@ func scanPayment(s scanner) (*cashier.Payment, error) {
 		amount                sql.NullString
 		logIndex, block       int64
 		blockTime, seen, conf sql.NullInt64
-		updated               sql.NullInt64
+		updated, reorged      sql.NullInt64
 	)
 	err := s.Scan(&p.Chain, &p.TxHash, &logIndex, &p.OrderID, &p.MerchantID, &p.Token, &p.Symbol, &p.Decimals,
 		&p.From, &p.To, &amount, &block, &p.BlockHash, &blockTime, &p.Status, &p.Effect,
-		&seen, &conf, &updated)
+		&seen, &conf, &updated, &reorged)
 	if err != nil {
 		return nil, err
 	}
@@ -36,6 +36,7 @@ func scanPayment(s scanner) (*cashier.Payment, error) {
 	}
 	p.LogIndex, p.BlockNumber = uint(logIndex), uint64(block)
 	p.BlockTime, p.SeenAt, p.ConfirmedAt, p.UpdatedAt = fromMillis(blockTime), fromMillis(seen), fromMillis(conf), fromMillis(updated)
+	p.ReorgedAt = fromMillis(reorged)
 	return &p, nil
 }
 
@@ -52,7 +53,7 @@ func paymentArgs(p *cashier.Payment) ([]any, error) {
 	}
 	return []any{p.Chain, p.TxHash, int64(p.LogIndex), p.OrderID, p.MerchantID, p.Token, p.Symbol, p.Decimals,
 		p.From, p.To, amount, int64(p.BlockNumber), p.BlockHash, millis(p.BlockTime), p.Status, p.Effect,
-		millis(p.SeenAt), millis(p.ConfirmedAt), millis(p.UpdatedAt)}, nil
+		millis(p.SeenAt), millis(p.ConfirmedAt), millis(p.UpdatedAt), millis(p.ReorgedAt)}, nil
 }
 
 func (t *tx) CreatePayment(ctx context.Context, p *cashier.Payment) error {
@@ -61,7 +62,7 @@ func (t *tx) CreatePayment(ctx context.Context, p *cashier.Payment) error {
 		return err
 	}
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO payments (`+paymentCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
 	return inserted(res, err, "payment", fmt.Sprintf("transfer %s/%d on %s is recorded already", p.TxHash, p.LogIndex, p.Chain))
 }
 
@@ -75,13 +76,25 @@ func (t *tx) UpdatePayment(ctx context.Context, p *cashier.Payment) error {
 	res, err := t.tx.ExecContext(ctx, `UPDATE payments SET
 		order_id = ?, merchant_id = ?, token = ?, symbol = ?, decimals = ?, from_address = ?, to_address = ?,
 		amount = ?, block_number = ?, block_hash = ?, block_time = ?, status = ?, effect = ?,
-		seen_at = ?, confirmed_at = ?, updated_at = ?
+		seen_at = ?, confirmed_at = ?, updated_at = ?, reorged_at = ?
 		WHERE chain = ? AND tx_hash = ? AND log_index = ?`, args...)
 	if err != nil {
 		return fmt.Errorf("store: update payment: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return cashier.Errorf(cashier.ENotFound, "transfer %s/%d on %s is not recorded", p.TxHash, p.LogIndex, p.Chain)
+	}
+	return nil
+}
+
+func (t *tx) RekeyPayment(ctx context.Context, c cashier.Chain, txHash string, from, to uint) error {
+	res, err := t.tx.ExecContext(ctx, `UPDATE payments SET log_index = ? WHERE chain = ? AND tx_hash = ? AND log_index = ?`,
+		int64(to), c, txHash, int64(from))
+	if err != nil {
+		return writeErr(err, "payment", fmt.Sprintf("transfer %s/%d on %s is recorded already", txHash, to, c))
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return cashier.Errorf(cashier.ENotFound, "transfer %s/%d on %s is not recorded", txHash, from, c)
 	}
 	return nil
 }
@@ -152,6 +165,26 @@ func (r reader) PaymentsByOrder(ctx context.Context, orderID string) ([]cashier.
 func (r reader) SeenPayments(ctx context.Context, c cashier.Chain) ([]cashier.Payment, error) {
 	return r.payments(ctx, "seen payments", `SELECT `+paymentCols+` FROM payments
 		WHERE chain = ? AND status = 'SEEN' ORDER BY block_number, log_index`, c)
+}
+
+func (r reader) ConfirmedPaymentsFrom(ctx context.Context, c cashier.Chain, from uint64) ([]cashier.Payment, error) {
+	return r.payments(ctx, "confirmed payments", `SELECT `+paymentCols+` FROM payments
+		WHERE chain = ? AND status = 'CONFIRMED' AND block_number >= ? ORDER BY block_number DESC, log_index`, c, int64(from))
+}
+
+func (r reader) ReorgedPayments(ctx context.Context, c cashier.Chain) ([]cashier.Payment, error) {
+	return r.payments(ctx, "reorged payments", `SELECT `+paymentCols+` FROM payments
+		WHERE chain = ? AND reorged_at IS NOT NULL ORDER BY block_number, log_index`, c)
+}
+
+func (r reader) ReorgAlerts(ctx context.Context, c cashier.Chain) (orders, missing int, err error) {
+	err = r.q.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM collection_orders WHERE chain = ? AND reorged_at IS NOT NULL),
+		(SELECT count(*) FROM payments WHERE chain = ? AND reorged_at IS NOT NULL)`, c, c).Scan(&orders, &missing)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: reorg alerts: %w", err)
+	}
+	return orders, missing, nil
 }
 
 // addressBatch bounds the IN list of one lookup (SQLite's default limit on

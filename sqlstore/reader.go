@@ -204,18 +204,18 @@ func (r reader) ContractsByMerchant(ctx context.Context, merchantID string) ([]c
 
 const collectionCols = `id, merchant_id, cashier_id, order_no, cust_no, chain, symbol, decimals,
 	amount, paid_amount, deposit_address, redirect_url, status, tx_id, from_address,
-	expire_at, created_at, updated_at, version, pay_time, origin`
+	expire_at, created_at, updated_at, version, pay_time, origin, reorged_at`
 
 func scanCollection(s scanner) (*cashier.CollectionOrder, error) {
 	var (
 		o                         cashier.CollectionOrder
 		amount, paid              sql.NullString
 		expire, created, modified sql.NullInt64
-		payTime                   sql.NullInt64
+		payTime, reorged          sql.NullInt64
 	)
 	err := s.Scan(&o.ID, &o.MerchantID, &o.CashierID, &o.OrderNo, &o.CustNo, &o.Chain, &o.Symbol, &o.Decimals,
 		&amount, &paid, &o.DepositAddress, &o.RedirectURL, &o.Status, &o.TxID, &o.FromAddress,
-		&expire, &created, &modified, &o.Version, &payTime, &o.Origin)
+		&expire, &created, &modified, &o.Version, &payTime, &o.Origin, &reorged)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func scanCollection(s scanner) (*cashier.CollectionOrder, error) {
 		return nil, err
 	}
 	o.ExpireAt, o.CreatedAt, o.UpdatedAt = fromMillis(expire), fromMillis(created), fromMillis(modified)
-	o.PayTime = fromMillis(payTime)
+	o.PayTime, o.ReorgedAt = fromMillis(payTime), fromMillis(reorged)
 	return &o, nil
 }
 

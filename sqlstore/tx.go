@@ -92,7 +92,8 @@ func collectionArgs(o *cashier.CollectionOrder) ([]any, error) {
 	}
 	return []any{o.ID, o.MerchantID, o.CashierID, o.OrderNo, o.CustNo, o.Chain, o.Symbol, o.Decimals,
 		amount, paid, o.DepositAddress, o.RedirectURL, o.Status, o.TxID, o.FromAddress,
-		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime), o.Origin}, nil
+		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime), o.Origin,
+		millis(o.ReorgedAt)}, nil
 }
 
 func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) error {
@@ -124,14 +125,15 @@ func (t *tx) UpdateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 		return err
 	}
 	// SET takes every column but id, version and origin (set once, at
-	// creation); WHERE takes id and version.
-	args = args[:len(args)-1]
-	payTime := args[len(args)-1]
-	args = append(args[1:len(args)-2:len(args)-2], payTime, o.ID, o.Version)
+	// creation); WHERE takes id and version. collectionCols ends with
+	// version, pay_time, origin, reorged_at.
+	n := len(args)
+	payTime, reorged := args[n-3], args[n-1]
+	args = append(args[1:n-4:n-4], payTime, reorged, o.ID, o.Version)
 	res, err := t.tx.ExecContext(ctx, `UPDATE collection_orders SET
 		merchant_id = ?, cashier_id = ?, order_no = ?, cust_no = ?, chain = ?, symbol = ?, decimals = ?,
 		amount = ?, paid_amount = ?, deposit_address = ?, redirect_url = ?, status = ?, tx_id = ?, from_address = ?,
-		expire_at = ?, created_at = ?, updated_at = ?, pay_time = ?, version = version + 1
+		expire_at = ?, created_at = ?, updated_at = ?, pay_time = ?, reorged_at = ?, version = version + 1
 		WHERE id = ? AND version = ?`, args...)
 	if err != nil {
 		return writeErr(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo))

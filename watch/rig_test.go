@@ -42,6 +42,7 @@ type rigOptions struct {
 	webhookURL    string
 	data          string
 	rpc           func(chainURL string) string // the node URLs the service uses; default the chain's
+	finalized     bool                         // ETH payments are final at the finalized block
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -100,6 +101,9 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		cfg.ETHRPC = o.rpc(ch.URL)
 	}
 	cfg.WatchInterval = 20 * time.Millisecond
+	if o.finalized {
+		cfg.ETHFinality = config.FinalityFinalized
+	}
 	reg := config.DefaultRegistry()
 	conf, id, addr := o.confirmations, int64(devchain.ChainIDETH), r.usdt.Hex()
 	if err := config.Apply(reg, config.Override{

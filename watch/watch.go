@@ -33,12 +33,25 @@ type Scanner interface {
 	TokenTransfers(ctx context.Context, tokens []string, from, to uint64) ([]cashier.Transfer, error)
 }
 
+// FinalityReader is a chain that names its finalized block (evm.Client:
+// the `finalized` block tag).
+type FinalityReader interface {
+	Finalized(ctx context.Context) (cashier.BlockRef, error)
+}
+
 // Config is one network's watcher configuration.
 type Config struct {
 	Chain         cashier.Chain
 	Tokens        []string // token contracts watched, in the network's text form
 	Confirmations uint64   // depth (block included) at which a transfer is final; at least 1
-	Chunk         uint64   // blocks per scan; default 1000
+	// Finalized confirms transfers at the chain's finalized block (the
+	// chain client must be a FinalityReader) instead of at Confirmations.
+	Finalized bool
+	// ReorgLookback is how far below the cursor the credited payments'
+	// blocks are checked when a reorg deeper than the confirmations is
+	// noticed; default 4096 blocks.
+	ReorgLookback uint64
+	Chunk         uint64 // blocks per scan; default 1000
 	Interval      time.Duration
 	BackoffBase   time.Duration // first pause after a failed round; default 500ms
 	BackoffMax    time.Duration // longest pause; default 30s
@@ -60,6 +73,9 @@ func (c *Config) defaults() {
 	}
 	if c.Chunk == 0 {
 		c.Chunk = 1000
+	}
+	if c.ReorgLookback == 0 {
+		c.ReorgLookback = 4096
 	}
 	if c.Interval <= 0 {
 		c.Interval = time.Second
@@ -152,6 +168,18 @@ func (w *Watcher) Round(ctx context.Context) error {
 	if head.Number+1 >= w.cfg.Confirmations {
 		safe = head.Number + 1 - w.cfg.Confirmations
 	}
+	if w.cfg.Finalized {
+		fr, ok := w.chain.(FinalityReader)
+		if !ok {
+			return fmt.Errorf("the %s chain client cannot read the finalized block", w.cfg.Chain)
+		}
+		f, err := fr.Finalized(ctx)
+		if err != nil {
+			return fmt.Errorf("finalized block: %w", err)
+		}
+		// Asked after the head, possibly of another node: never above it.
+		safe = min(f.Number, head.Number)
+	}
 	if cur.UpdatedAt.IsZero() {
 		if cur, err = w.firstCursor(ctx, safe); err != nil {
 			return err
@@ -201,6 +229,9 @@ func (w *Watcher) Round(ctx context.Context) error {
 			w.log.Info("confirmed transfers", "from", from, "to", to, "transfers", len(got))
 		}
 		from = to + 1
+	}
+	if err := w.flagMissing(ctx); err != nil {
+		return err
 	}
 	w.holdToAllowances(ctx)
 	// The unconfirmed tail is scanned whole every round: a reorg inside it
@@ -267,11 +298,16 @@ func (w *Watcher) firstCursor(ctx context.Context, safe uint64) (cashier.ChainCu
 	return c, nil
 }
 
-// checkCursor notices a reorg deeper than the confirmation depth: the
-// block the cursor stands on is no longer canonical. The cursor then
-// rewinds twice the confirmation depth and the blocks are scanned again;
-// transfers recorded already are recognised by their key and never
-// credited twice.
+// checkCursor notices a reorg deeper than the confirmation depth (or
+// than finality): the block the cursor stands on is no longer canonical.
+// The blocks of the payments credited in the last ReorgLookback blocks are
+// then checked, newest first, down to the first one still canonical; the
+// payments of replaced blocks are marked missing and the cursor rewinds
+// below the lowest of them (at least twice the depth), in one transaction.
+// The rescan finds every payment that is on the new chain again (by its
+// key, or by its transaction when its log index moved) and unmarks it;
+// none is credited twice, and one still missing once its block is
+// confirmed again flags its order (flagMissing).
 func (w *Watcher) checkCursor(ctx context.Context, cur cashier.ChainCursor, head cashier.BlockRef) (cashier.ChainCursor, error) {
 	if cur.ConfirmedHash == "" || cur.Confirmed == 0 {
 		return cur, nil
@@ -285,12 +321,69 @@ func (w *Watcher) checkCursor(ctx context.Context, cur cashier.ChainCursor, head
 			return cur, nil
 		}
 	}
-	back := 2 * w.cfg.Confirmations
+	depth := w.cfg.Confirmations
+	if w.cfg.Finalized && head.Number >= cur.Confirmed {
+		depth = max(depth, head.Number-cur.Confirmed+1)
+	}
 	old := cur.Confirmed
-	cur.Confirmed -= min(back, cur.Confirmed)
-	cur.ConfirmedHash, cur.ConfirmedTime = "", time.Time{}
-	w.log.Error("reorg deeper than the confirmation depth: rescanning", "block", old, "rewindTo", cur.Confirmed)
-	return cur, nil
+	rewind := old - min(2*depth, old)
+	ps, err := w.store.ConfirmedPaymentsFrom(ctx, w.cfg.Chain, old-min(w.cfg.ReorgLookback, old))
+	if err != nil {
+		return cur, err
+	}
+	var missing []cashier.Payment
+	canonical := map[uint64]bool{}
+	for _, p := range ps { // newest block first
+		ok, seen := canonical[p.BlockNumber]
+		if !seen {
+			if p.BlockNumber <= head.Number {
+				b, err := w.chain.BlockByNumber(ctx, p.BlockNumber)
+				if err != nil {
+					return cur, fmt.Errorf("block %d: %w", p.BlockNumber, err)
+				}
+				ok = strings.EqualFold(b.Hash, p.BlockHash)
+			}
+			canonical[p.BlockNumber] = ok
+			if ok {
+				break // blocks below a canonical one are canonical too
+			}
+		}
+		if !ok && p.BlockNumber > 0 {
+			missing = append(missing, p)
+			rewind = min(rewind, p.BlockNumber-1)
+		}
+	}
+	next := cashier.ChainCursor{Chain: w.cfg.Chain, Confirmed: rewind, Head: head.Number}
+	if rewind > 0 {
+		b, err := w.chain.BlockByNumber(ctx, rewind)
+		if err != nil {
+			return cur, fmt.Errorf("block %d: %w", rewind, err)
+		}
+		next.ConfirmedHash, next.ConfirmedTime = b.Hash, b.Time
+	}
+	if err := w.orders.MarkReorged(ctx, w.cfg.Chain, missing, next); err != nil {
+		return cur, err
+	}
+	w.log.Error("reorg deeper than the confirmation depth: rescanning", "block", old, "rewindTo", rewind,
+		"creditedPaymentsInReplacedBlocks", len(missing))
+	for _, p := range missing {
+		w.log.Error("credited payment's block was replaced: looking for the transfer on the new chain",
+			"txId", p.TxHash, "order", p.OrderID, "block", p.BlockNumber, "amount", p.Amount.String())
+	}
+	return next, nil
+}
+
+// flagMissing flags, loudly, the orders whose credited payment a deep
+// reorg removed and the rescan did not find again (orders.FlagReorged):
+// the order keeps its status and amount, the operator has to look.
+func (w *Watcher) flagMissing(ctx context.Context) error {
+	flagged, err := w.orders.FlagReorged(ctx, w.cfg.Chain)
+	for _, f := range flagged {
+		w.log.Error("credited payment missing after a reorg deeper than the confirmations: order flagged, not reversed",
+			"order", f.Order.ID, "orderNo", f.Order.OrderNo, "status", string(f.Order.Status),
+			"txId", f.Payment.TxHash, "block", f.Payment.BlockNumber, "amount", f.Payment.Amount.String())
+	}
+	return err
 }
 
 // scan reads blocks [from, to] and keeps the transfers to deposit

@@ -48,6 +48,10 @@ const (
 	orderTypeTransfer   = 3
 )
 
+// ChainAlertReorged is the payment body's chainAlert on an order flagged
+// after a reorg deeper than the confirmations (docs/webhooks.md).
+const ChainAlertReorged = "REORGED"
+
 // EventTest is the Service-Event value of a test event sent by an operator.
 const EventTest cashier.EventType = "test"
 
@@ -96,6 +100,12 @@ func (w *Writer) CollectionEvent(o *cashier.CollectionOrder, c *cashier.Cashier,
 	b.time("blockTime", blockTime(o.TxID, o.PayTime))
 	b.time("createTime", o.CreatedAt)
 	b.time("updateTime", o.UpdatedAt)
+	if !o.ReorgedAt.IsZero() {
+		// Only on flagged orders, so every other body stays as it was: a
+		// payment the order counted went missing in a reorg deeper than
+		// the confirmations; status and paidAmount are not reversed.
+		b.add("chainAlert", ChainAlertReorged)
+	}
 	return &cashier.Event{
 		ID:         id,
 		MerchantID: o.MerchantID,

@@ -229,3 +229,32 @@ func TestNumbersOfLoadedOrders(t *testing.T) {
 		t.Fatalf("body %s", ev.Body)
 	}
 }
+
+// A flagged order's body is the same body with chainAlert added last, in
+// both body forms and under the sorted signature scheme; status and
+// paidAmount are unchanged.
+func TestFlaggedOrderBodyAddsChainAlert(t *testing.T) {
+	at := t0.Add(3 * time.Minute)
+	o := collection(&cashier.Merchant{ID: "m_alpha"}, "co_9f2", cashier.CollectionSuccess, at)
+	o.PaidAmount, o.Num = big.NewInt(100_000_000), 41
+	c := &cashier.Cashier{ID: "c_1", Num: 7, WebhookURL: "https://hooks.example.com/pay"}
+	for _, w := range []*Writer{NewWriter(nil), {Strings: true}, {Scheme: sign.WebhookSorted}} {
+		o.ReorgedAt = time.Time{}
+		plain, err := w.CollectionEvent(o, c, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.ReorgedAt = at
+		flagged, err := w.CollectionEvent(o, c, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := strings.Replace(string(plain.Body), plain.ID, flagged.ID, 1)
+		if string(flagged.Body) != strings.TrimSuffix(base, "}")+`,"chainAlert":"REORGED"}` || strings.Contains(string(plain.Body), "chainAlert") {
+			t.Errorf("flagged body\n%s\nplain body\n%s", flagged.Body, plain.Body)
+		}
+		if flagged.Status != "SUCCESS" {
+			t.Errorf("flagged event status %s", flagged.Status)
+		}
+	}
+}

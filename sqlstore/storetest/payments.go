@@ -87,3 +87,61 @@ func testPaymentsAndWatcherLookups(t *testing.T) {
 		t.Fatalf("cursor with its block time %+v %v", cur, err)
 	}
 }
+
+// A deep reorg's marks: a payment's and an order's reorged_at round-trip,
+// the confirmed payments list newest block first from a height, the
+// missing ones list apart and are counted with the flagged orders, and a
+// payment takes a new log index (refused when the index is taken).
+func testReorgMarks(t *testing.T) {
+	db := openTest(t)
+	a := Collection("co_a", "m1", "A", t0)
+	a.Chain = cashier.ChainETH
+	createCollection(t, db, a)
+	pay := func(logIndex uint, block uint64, st cashier.PaymentStatus) *cashier.Payment {
+		p := &cashier.Payment{Chain: cashier.ChainETH, TxHash: "0xab", LogIndex: logIndex, OrderID: "co_a", MerchantID: "m1",
+			Token: "0xtok", Symbol: "USDT", Decimals: 6, From: "0xf", To: a.DepositAddress, Amount: big.NewInt(7),
+			BlockNumber: block, BlockHash: "bh", BlockTime: t0, Status: st, Effect: cashier.EffectCredited, SeenAt: t0, UpdatedAt: t0}
+		mustUpdate(t, db, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) })
+		return p
+	}
+	pay(1, 10, cashier.PaymentConfirmed)
+	p2 := pay(2, 20, cashier.PaymentConfirmed)
+	pay(3, 30, cashier.PaymentSeen)
+	ps, err := db.ConfirmedPaymentsFrom(ctx, cashier.ChainETH, 10)
+	if err != nil || len(ps) != 2 || ps[0].LogIndex != 2 || ps[1].LogIndex != 1 {
+		t.Fatalf("confirmed from 10: %+v %v", ps, err)
+	}
+	if ps, _ = db.ConfirmedPaymentsFrom(ctx, cashier.ChainETH, 11); len(ps) != 1 || ps[0].LogIndex != 2 {
+		t.Fatalf("confirmed from 11: %+v", ps)
+	}
+	if n, m, err := db.ReorgAlerts(ctx, cashier.ChainETH); err != nil || n != 0 || m != 0 {
+		t.Fatalf("alerts before: %d %d %v", n, m, err)
+	}
+	p2.ReorgedAt = t0.Add(time.Minute)
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.UpdatePayment(ctx, p2) })
+	got, err := db.Collection(ctx, "co_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.ReorgedAt = t0.Add(2 * time.Minute)
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.UpdateCollection(ctx, got) })
+	if o, err := db.Collection(ctx, "co_a"); err != nil || !o.ReorgedAt.Equal(t0.Add(2*time.Minute)) || o.Amount.Cmp(a.Amount) != 0 {
+		t.Fatalf("order reorged_at %+v %v", o, err)
+	}
+	missing, err := db.ReorgedPayments(ctx, cashier.ChainETH)
+	if err != nil || len(missing) != 1 || missing[0].LogIndex != 2 || !missing[0].ReorgedAt.Equal(p2.ReorgedAt) {
+		t.Fatalf("missing %+v %v", missing, err)
+	}
+	if n, m, err := db.ReorgAlerts(ctx, cashier.ChainETH); err != nil || n != 1 || m != 1 {
+		t.Fatalf("alerts: %d %d %v", n, m, err)
+	}
+	if n, m, _ := db.ReorgAlerts(ctx, cashier.ChainTRON); n != 0 || m != 0 {
+		t.Fatalf("alerts on another network: %d %d", n, m)
+	}
+	wantCode(t, db.Update(ctx, func(tx cashier.Tx) error { return tx.RekeyPayment(ctx, cashier.ChainETH, "0xab", 2, 1) }), cashier.EDuplicate)
+	wantCode(t, db.Update(ctx, func(tx cashier.Tx) error { return tx.RekeyPayment(ctx, cashier.ChainETH, "0xab", 9, 8) }), cashier.ENotFound)
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.RekeyPayment(ctx, cashier.ChainETH, "0xab", 2, 5) })
+	if p, err := db.Payment(ctx, cashier.ChainETH, "0xab", 5); err != nil || p.BlockNumber != 20 || p.ReorgedAt.IsZero() {
+		t.Fatalf("rekeyed %+v %v", p, err)
+	}
+}

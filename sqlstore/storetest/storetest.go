@@ -61,6 +61,7 @@ var tests = []struct {
 	{"ConcurrentClaims", testConcurrentClaims},
 	{"ClaimArguments", testClaimArguments},
 	{"PaymentsAndWatcherLookups", testPaymentsAndWatcherLookups},
+	{"ReorgMarks", testReorgMarks},
 	{"NumericIDs", testNumericIDs},
 	{"CacheInvalidatedByOwnWrites", testCacheInvalidatedByOwnWrites},
 	{"CacheTTLBoundsOtherProcessesWrites", testCacheTTLBoundsOtherProcessesWrites},
