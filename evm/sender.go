@@ -114,8 +114,9 @@ func (c *Client) SendCall(ctx context.Context, call cashier.Call) (string, error
 	return c.send(ctx, call, nil)
 }
 
-// fees is a priority fee and fee cap pair.
-type fees struct{ tip, cap *big.Int }
+// fees is a priority fee and fee cap pair, with the base fee they were
+// priced on (nil for fixed fees).
+type fees struct{ tip, cap, base *big.Int }
 
 // send is SendCall with optional fixed fees (used to test replacement).
 func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (string, error) {
@@ -266,7 +267,7 @@ func (c *Client) Estimate(ctx context.Context, from string, call cashier.Call) (
 		return Estimate{}, err
 	}
 	e.GasLimit = e.Gas + e.Gas*uint64(c.cfg.GasHeadroomPercent)/100
-	e.TipCap, e.FeeCap = fs.tip, fs.cap
+	e.TipCap, e.FeeCap, e.BaseFee = fs.tip, fs.cap, fs.base
 	return e, nil
 }
 
@@ -275,6 +276,7 @@ type Estimate struct {
 	Gas, GasLimit  uint64
 	Nonce          uint64 // the account's pending nonce
 	TipCap, FeeCap *big.Int
+	BaseFee        *big.Int // of the latest block: base + tip is the price paid if mined next
 }
 
 // CreatedAddress is the address of the contract that a creation sent
@@ -351,7 +353,7 @@ func (c *Client) suggestFees(ctx context.Context) (*fees, error) {
 	}
 	feeCap := new(big.Int).Mul(base, big.NewInt(c.cfg.BaseFeeMultiplier))
 	feeCap.Add(feeCap, tip)
-	return c.capFees(&fees{tip: tip, cap: feeCap}), nil
+	return c.capFees(&fees{tip: tip, cap: feeCap, base: base}), nil
 }
 
 func (c *Client) capFees(f *fees) *fees {

@@ -102,6 +102,13 @@ func (c creator) Call(ctx context.Context, to common.Address, data []byte) ([]by
 	return c.ch.call(ctx, to, data)
 }
 
+// The dev chains' price feed: 3,000 USD per ETH with 8 decimals, as
+// Chainlink's ETH/USD feeds answer.
+const DemoFeedDecimals = 8
+
+// DemoCoinPrice is the feed's answer, 3000 × 10^8.
+func DemoCoinPrice() *big.Int { return big.NewInt(3000_00000000) }
+
 // Demo balances, in whole tokens.
 const (
 	customerTokens  = 1_000_000
@@ -203,6 +210,14 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 		if bal.Cmp(tokens(contractTokens)) != 0 {
 			return nil, fmt.Errorf("%s: payout contract holds %s base units after setup", symbol, bal)
 		}
+	}
+	if c.IsEVM() {
+		feed, err := ch.deploy(ctx, owner, append(common.FromHex(bindings.TestPriceFeedMetaData.Bin),
+			bindings.NewTestPriceFeed().PackConstructor(DemoFeedDecimals, "ETH / USD", DemoCoinPrice())...), "TestPriceFeed")
+		if err != nil {
+			return nil, fmt.Errorf("deploy price feed: %w", err)
+		}
+		n.PriceFeed = address.Format(c, feed)
 	}
 	n.PayoutContract, n.DepositFactory, n.DepositImplementation = address.Format(c, payout), address.Format(c, factory), address.Format(c, impl)
 	return n, nil

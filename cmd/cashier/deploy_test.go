@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 
+	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/devchain"
@@ -224,7 +225,19 @@ func TestContractDeployOnTheBinary(t *testing.T) {
 	token := bindings.NewTestUSDC()
 	send(info.Wallets["customer"].PrivateKey, usdt, nil, token.PackTransfer(common.HexToAddress(d.PayoutContract), big.NewInt(100_000_000)))
 	cli(t, "payout", "policy", "--data", data, "--merchant", merchant, "--mode", "never")
-	srv, base := serveWith(t, binary, []string{"CASHIER_REGISTRY=" + regPath, "CASHIER_ETH_RPC=" + eth.RPCURL, "CASHIER_PAYOUT_WINDOW=200ms"}, data)
+	usdtOf := func(holder string) *big.Int {
+		t.Helper()
+		out, err := ec.CallContract(ctx, ethCallMsg(usdt, token.PackBalanceOf(common.HexToAddress(holder))), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return new(big.Int).SetBytes(out)
+	}
+	contractBefore, feeBefore := usdtOf(d.PayoutContract), usdtOf(d.FeeAddress)
+	// Gas recovery: the batch fee also carries the gas, priced with the dev
+	// chain's ETH/USD feed.
+	srv, base := serveWith(t, binary, []string{"CASHIER_REGISTRY=" + regPath, "CASHIER_ETH_RPC=" + eth.RPCURL, "CASHIER_PAYOUT_WINDOW=200ms",
+		"CASHIER_GAS_POLICY=ETH=fee+gas", "CASHIER_GAS_PRICE=ETH=feed:" + eth.PriceFeed}, data)
 	defer srv.stop(t)
 	recipient := common.HexToAddress("0x00000000000000000000000000000000000d3910")
 	api := client.New(base, m["apiKey"], m["secretKey"])
@@ -237,12 +250,30 @@ func TestContractDeployOnTheBinary(t *testing.T) {
 		p, err = api.PayoutDetail(ctx, "DEPLOYED-1")
 		return err == nil && p.Status == "SUCCESS"
 	})
-	out, err := ec.CallContract(ctx, ethCallMsg(usdt, token.PackBalanceOf(recipient)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := new(big.Int).SetBytes(out); got.Cmp(big.NewInt(12_500_000)) != 0 {
+	if got := usdtOf(recipient.Hex()); got.Cmp(big.NewInt(12_500_000)) != 0 {
 		t.Fatalf("recipient holds %s base units after payout %+v", got, p)
+	}
+	// fee+gas: the contract paid the amount, the fee and exactly the gas
+	// share the detail reports, all of it beyond the amount to the fee address.
+	units := func(s string) *big.Int {
+		t.Helper()
+		v, err := cashier.ParseAmount(s, 6)
+		if err != nil {
+			t.Fatalf("amount %q: %v", s, err)
+		}
+		return v
+	}
+	fee, gas := units(p.Fee), units(p.GasAmount)
+	if fee.Sign() <= 0 || gas.Sign() <= 0 {
+		t.Fatalf("fee+gas payout reports fee %q and gasAmount %q", p.Fee, p.GasAmount)
+	}
+	t.Logf("fee %s, gasAmount %s USDT", p.Fee, p.GasAmount)
+	paidOut := new(big.Int).Sub(contractBefore, usdtOf(d.PayoutContract))
+	if want := new(big.Int).Add(big.NewInt(12_500_000), new(big.Int).Add(fee, gas)); paidOut.Cmp(want) != 0 {
+		t.Fatalf("the contract paid %s base units; amount + fee %s + gasAmount %s = %s", paidOut, p.Fee, p.GasAmount, want)
+	}
+	if got := new(big.Int).Sub(usdtOf(d.FeeAddress), feeBefore); got.Cmp(new(big.Int).Add(fee, gas)) != 0 {
+		t.Fatalf("the fee address received %s base units, want fee + gasAmount", got)
 	}
 	if r, err := ec.TransactionReceipt(ctx, common.HexToHash(p.TxID)); err != nil || r.Logs[0] == nil || !strings.EqualFold(r.Logs[len(r.Logs)-1].Address.Hex(), d.PayoutContract) {
 		t.Fatalf("payout %s not sent through the deployed contract: %v", p.TxID, err)
