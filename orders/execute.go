@@ -150,7 +150,7 @@ type ExecOutcome struct {
 	Block     uint64
 	BlockTime time.Time         // the block's header time
 	GasShares map[string]string // order id → gasAmount
-	GasSpent  map[string]string // order id → its share of the coin the transaction cost
+	GasSpent  map[string]string // fee+gas: order id → its share of the coin the transaction cost
 }
 
 // SettleExec writes e and applies out to its orders in one transaction.

@@ -681,7 +681,7 @@ func (x *Executor) paid(ctx context.Context, net *Network, e *cashier.PayoutExec
 		return err
 	}
 	spent := GasShares(r.Fee, os, net.CoinDecimals)
-	out := orders.ExecOutcome{Paid: true, TxID: r.TxHash, Block: r.BlockNumber, BlockTime: blockTime, GasShares: spent, GasSpent: spent}
+	out := orders.ExecOutcome{Paid: true, TxID: r.TxHash, Block: r.BlockNumber, BlockTime: blockTime, GasShares: spent}
 	charged, err := chargedGas(e, r, os)
 	if err != nil {
 		return err
@@ -689,7 +689,7 @@ func (x *Executor) paid(ctx context.Context, net *Network, e *cashier.PayoutExec
 	if len(os) > 0 && (charged.Sign() > 0 || net.GasPrice != nil) {
 		// fee+gas: gasAmount is the token the contract deducted for gas,
 		// read from the paying batch itself.
-		out.GasShares = GasShares(charged, os, os[0].Decimals)
+		out.GasShares, out.GasSpent = GasShares(charged, os, os[0].Decimals), spent
 	}
 	e.State, e.TxID, e.Block = cashier.ExecDone, r.TxHash, r.BlockNumber
 	if err := x.Orders.SettleExec(ctx, e, out); err != nil {

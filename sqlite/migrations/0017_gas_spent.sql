@@ -1,5 +1,5 @@
--- Each payout order's share of the coin its transaction cost, whatever
--- the network's gas policy: gas_amount carries the token deducted for gas
--- under fee+gas, so the coin spent needs a column of its own for the
--- dashboard's fees-against-gas figures. Empty for orders paid before.
+-- Under the gas policy fee+gas, gas_amount is the token the contract
+-- deducted for gas, and gas_spent the order's share of the coin its
+-- transaction cost (the dashboard's fees against gas); empty under the
+-- policy fee, where gas_amount is that coin share.
 ALTER TABLE payout_orders ADD COLUMN gas_spent TEXT NOT NULL DEFAULT '';
