@@ -50,13 +50,13 @@ type TokenVolume struct {
 // token) against the gas their transactions cost the executor, in the
 // network's coin.
 type GasVolume struct {
-	ChainID    cashier.Chain `json:"chainId"`
-	Symbol     string        `json:"symbol"`
-	Count      int           `json:"count"`
-	Fees       string        `json:"fees"`       // token
-	GasCharged string        `json:"gasCharged"` // token
-	GasSpent   string        `json:"gasSpent"`   // coin
-	Coin       string        `json:"coin"`
+	ChainID              cashier.Chain `json:"chainId"`
+	Symbol               string        `json:"symbol"`
+	Count                int           `json:"count"`
+	Fees                 string        `json:"fees"`       // token
+	GasCharged           string        `json:"gasCharged"` // token
+	GasSpent             string        `json:"gasSpent"`   // coin
+	Coin                 string        `json:"coin"`
 	fees, charged, spent *big.Int
 	decimals             int
 }
