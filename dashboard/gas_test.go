@@ -2,7 +2,9 @@ package dashboard_test
 
 import (
 	"context"
+	"io"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,7 +54,8 @@ func TestOverviewFeesAgainstGas(t *testing.T) {
 			Gas []map[string]any `json:"gas"`
 		} `json:"data"`
 	}
-	if code := e.signIn("owner@one.example").getJSON("/dashboard/api/overview", &res); code != 200 {
+	u := e.signIn("owner@one.example")
+	if code := u.getJSON("/dashboard/api/overview", &res); code != 200 {
 		t.Fatalf("overview: %d", code)
 	}
 	ov := res.Data
@@ -65,6 +68,18 @@ func TestOverviewFeesAgainstGas(t *testing.T) {
 	for k, v := range want {
 		if g[k] != v {
 			t.Errorf("%s = %v, want %v (row %v)", k, g[k], v, g)
+		}
+	}
+	// The overview page shows the same figures with their units.
+	page, err := u.c.Get(e.srv.URL + "/dashboard/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer page.Body.Close()
+	b, _ := io.ReadAll(page.Body)
+	for _, want := range []string{"Payout fees against gas", "2.00 USDT", "0.123457 USDT", "0.000093152263374486 ETH"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("overview page lacks %q", want)
 		}
 	}
 }
