@@ -74,11 +74,15 @@ type PayoutOrder struct {
 	Remark      string
 	Status      PayoutStatus
 	TxID        string
-	GasAmount   string // gas consumed by the transaction, as reported by the chain
-	FailReason  string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-	Version     int64
+	// GasAmount is the order's share of the gas: under the network's gas
+	// policy fee, of the coin the transaction cost (coin units); under
+	// fee+gas, of the token the contract deducted for gas (token units).
+	GasAmount  string
+	GasSpent   string // the order's share of the coin the transaction cost, whatever the policy
+	FailReason string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	Version    int64
 
 	NeedsReview bool   // waits for an operator's approval before execution
 	ExecID      string // the batch execution carrying the order

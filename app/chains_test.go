@@ -73,3 +73,38 @@ func TestDepositsNeedAFactory(t *testing.T) {
 		t.Fatalf("no chain client: %v", err)
 	}
 }
+
+// The gas policy setting: fee+gas on EVM networks with a fixed price or a
+// feed; anything else is refused with a clear error.
+func TestParseGasPolicy(t *testing.T) {
+	got, err := ParseGasPolicy("ETH=fee+gas, ARB=fee+gas, TRON=fee", "ETH=3150.25,ARB=feed:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got[cashier.ChainETH]; p.fixed == nil || p.fixed.Num.Int64() != 12601 || p.fixed.Den.Int64() != 4 {
+		t.Fatalf("ETH price %+v", p)
+	}
+	if got[cashier.ChainARB].feed != "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" {
+		t.Fatalf("ARB feed %+v", got[cashier.ChainARB])
+	}
+	if _, ok := got[cashier.ChainTRON]; ok || len(got) != 2 {
+		t.Fatalf("policies %+v", got)
+	}
+	if got, err := ParseGasPolicy("", ""); err != nil || len(got) != 0 {
+		t.Fatalf("default: %v %v", got, err)
+	}
+	for _, bad := range [][2]string{
+		{"TRON=fee+gas", "TRON=0.1"},    // EVM only
+		{"ETH=fee+gas", ""},             // no price
+		{"ETH=fee", "ETH=3000"},         // a price nobody uses
+		{"ETH=gas", ""},                 // no such policy
+		{"ETH=fee+gas", "ETH=feed:0x1"}, // not an address
+		{"ETH=fee+gas", "ETH=-3"},
+		{"ETH=fee,ETH=fee+gas", "ETH=1"},
+		{"BTC=fee", ""},
+	} {
+		if _, err := ParseGasPolicy(bad[0], bad[1]); err == nil {
+			t.Errorf("policy %q price %q accepted", bad[0], bad[1])
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/evm"
@@ -55,6 +56,10 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 		return nil, nil, err
 	}
 	gasBase, gasPer, err := ParseGasCap(s.Config.PayoutGasCap)
+	if err != nil {
+		return nil, nil, err
+	}
+	prices, err := ParseGasPolicy(s.Config.GasPolicy, s.Config.GasPrice)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,6 +128,12 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 			}
 			closers = append(closers, func() error { cl.Close(); return nil })
 			net.Client = cl
+			switch p := prices[c]; {
+			case p.feed != "":
+				net.GasPrice = payoutexec.FeedPrice{Reader: cl, Feed: p.feed, MaxAge: FeedMaxAge, Clock: s.Clock}
+			case p.fixed != nil:
+				net.GasPrice = *p.fixed
+			}
 		}
 		x.Networks[c] = net
 		serviceSigner := ""
@@ -132,6 +143,82 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 		x.Logger.Info("payouts enabled", "chain", c, "executor", net.Executor, "serviceSigner", serviceSigner)
 	}
 	return x, closeAll, nil
+}
+
+// FeedMaxAge is how old a price feed's answer may be before fee+gas
+// batches wait: a day and an hour covers the heartbeats of Chainlink's
+// ETH/USD feeds (one hour on Ethereum, a day on Arbitrum).
+const FeedMaxAge = 25 * time.Hour
+
+// gasPrice is one network's fee+gas price: fixed, or a feed's address.
+type gasPrice struct {
+	fixed *payoutexec.FixedPrice
+	feed  string
+}
+
+// ParseGasPolicy reads CASHIER_GAS_POLICY ("ETH=fee+gas,ARB=fee"; a network
+// not named is fee) and CASHIER_GAS_PRICE ("ETH=3150.5" or
+// "ETH=feed:0xADDR"), and returns the price of every fee+gas network.
+// fee+gas is for EVM networks, and needs a price.
+func ParseGasPolicy(policy, price string) (map[cashier.Chain]gasPrice, error) {
+	pairs := func(s, what string) (map[cashier.Chain]string, error) {
+		out := map[cashier.Chain]string{}
+		for _, e := range splitList(s) {
+			k, v, ok := strings.Cut(e, "=")
+			c, err := cashier.ParseChain(strings.TrimSpace(k))
+			if !ok || err != nil {
+				return nil, fmt.Errorf("%s %q: want CHAIN=VALUE,… with CHAIN one of TRON, ETH, ARB", what, e)
+			}
+			if _, dup := out[c]; dup {
+				return nil, fmt.Errorf("%s: %s given twice", what, c)
+			}
+			out[c] = strings.TrimSpace(v)
+		}
+		return out, nil
+	}
+	pol, err := pairs(policy, "gas policy")
+	if err != nil {
+		return nil, err
+	}
+	pri, err := pairs(price, "gas price")
+	if err != nil {
+		return nil, err
+	}
+	out := map[cashier.Chain]gasPrice{}
+	for c, p := range pol {
+		switch p {
+		case "fee":
+		case "fee+gas":
+			if !c.IsEVM() {
+				return nil, fmt.Errorf("gas policy: fee+gas is for Ethereum and Arbitrum; on %s the fee is fixed", c)
+			}
+			v, ok := pri[c]
+			if !ok {
+				return nil, fmt.Errorf("gas policy %s=fee+gas needs a price: CASHIER_GAS_PRICE %s=TOKENS_PER_COIN or %s=feed:ADDRESS", c, c, c)
+			}
+			if a, isFeed := strings.CutPrefix(v, "feed:"); isFeed {
+				addr, err := evm.ValidateAddress(a)
+				if err != nil {
+					return nil, fmt.Errorf("gas price %s: feed address: %w", c, err)
+				}
+				out[c] = gasPrice{feed: addr}
+				continue
+			}
+			f, err := payoutexec.ParseFixedPrice(v)
+			if err != nil {
+				return nil, fmt.Errorf("gas price %s: %w", c, err)
+			}
+			out[c] = gasPrice{fixed: &f}
+		default:
+			return nil, fmt.Errorf("gas policy %s=%q: want fee or fee+gas", c, p)
+		}
+	}
+	for c := range pri {
+		if _, ok := out[c]; !ok {
+			return nil, fmt.Errorf("gas price for %s, whose gas policy is fee: set CASHIER_GAS_POLICY %s=fee+gas or drop the price", c, c)
+		}
+	}
+	return out, nil
 }
 
 // parseMinGas reads "CHAIN=AMOUNT,…" in the networks' coin units.

@@ -66,6 +66,8 @@ type Config struct {
 	PayoutWindow          time.Duration // how long a partial payout batch waits for more orders
 	PayoutMinGas          string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
 	PayoutGasCap          string        // BASE+PER: most gas (TRON: energy) one payout call may use, per recipient added
+	GasPolicy             string        // CHAIN=fee|fee+gas,…: whether batch fees also carry the gas (default fee)
+	GasPrice              string        // CHAIN=PRICE|feed:ADDR,…: token units per coin for fee+gas
 	MaxInFlight           int           // API requests handled at once; more are refused with 503
 	WriteQueue            int           // writes waiting for the database writer; more are refused with 503
 	CacheTTL              time.Duration // how long a cached merchant, cashier or contract is trusted
@@ -225,7 +227,7 @@ var topics = []struct {
 	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "max-cpu-wait", "cache-ttl"}},
 	{"webhooks", []string{"webhook-timeout", "webhook-schedule", "webhook-workers", "webhook-lease", "webhook-signature", "webhook-body"}},
 	{"chains", []string{"eth-rpc", "arb-rpc", "tron-api", "eth-finality", "arb-finality", "late-window", "watch-interval", "scan-chunk", "watch-native"}},
-	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "payout-gas-cap", "sweep-min", "sweep-interval"}},
+	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "payout-gas-cap", "gas-policy", "gas-price", "sweep-min", "sweep-interval"}},
 	{"several instances", []string{"lease-ttl"}},
 	{"dashboard", []string{"dashboard-secure-cookie", "dashboard-password-checks"}},
 	{"monitoring", []string{"metrics-addr", "pprof-addr"}},
@@ -462,6 +464,8 @@ func (c *Config) fields() []field {
 		f("CASHIER_PAYOUT_BATCH_SIZE", "payout-batch-size", "most payout orders per contract call (1-200)", num(&c.PayoutBatchSize)),
 		f("CASHIER_PAYOUT_WINDOW", "payout-window", "how long a partial payout batch waits for more orders", dur(&c.PayoutWindow)),
 		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
+		f("CASHIER_GAS_POLICY", "gas-policy", "per network: fee (fixed fee, the operator pays gas) or fee+gas (the batch fee also carries the gas, in tokens), CHAIN=POLICY,…", str(&c.GasPolicy)),
+		f("CASHIER_GAS_PRICE", "gas-price", "fee+gas: token units per coin, CHAIN=PRICE or CHAIN=feed:ADDRESS (Chainlink AggregatorV3), …", str(&c.GasPrice)),
 		f("CASHIER_PAYOUT_GAS_CAP", "payout-gas-cap", "most gas (TRON: energy) of one payout call, BASE+PER_RECIPIENT", str(&c.PayoutGasCap)),
 		f("CASHIER_SWEEP_MIN", "sweep-min", "smallest batch, in whole tokens, worth a sweep into the payout contract", str(&c.SweepMin)),
 		f("CASHIER_SWEEP_INTERVAL", "sweep-interval", "pause between sweep rounds (0: no sweeping)", dur(&c.SweepInterval)),

@@ -23,6 +23,7 @@ type Overview struct {
 	AwaitingReview int              `json:"awaitingReview"`
 	FailingHooks   int              `json:"failingWebhooks"`
 	Networks       []map[string]any `json:"networks"`
+	Gas            []GasVolume      `json:"gas"`
 	DayChart       Chart            `json:"-"`
 	TokenChart     Chart            `json:"-"`
 }
@@ -42,6 +43,79 @@ type TokenVolume struct {
 	Volume  string        `json:"volume"`
 	Count   int           `json:"count"`
 	units   *big.Int
+}
+
+// GasVolume is, per network and token, what the paid payouts of the
+// chart's days collected (fees, and under fee+gas the gas charged in the
+// token) against the gas their transactions cost the executor, in the
+// network's coin.
+type GasVolume struct {
+	ChainID              cashier.Chain `json:"chainId"`
+	Symbol               string        `json:"symbol"`
+	Count                int           `json:"count"`
+	Fees                 string        `json:"fees"`       // token
+	GasCharged           string        `json:"gasCharged"` // token
+	GasSpent             string        `json:"gasSpent"`   // coin
+	Coin                 string        `json:"coin"`
+	fees, charged, spent *big.Int
+	decimals             int
+}
+
+// gasVolumes sums the SUCCESS payouts since start.
+func (s *Server) gasVolumes(r *http.Request, mid string, start time.Time) ([]GasVolume, error) {
+	byKey := map[string]*GasVolume{}
+	coinDec := map[cashier.Chain]int{}
+	for _, n := range s.Registry.Networks {
+		coinDec[n.Chain] = n.Decimals
+	}
+	amount := func(s string, dec int) *big.Int {
+		v, err := cashier.ParseAmount(s, dec)
+		if err != nil {
+			return new(big.Int) // a malformed figure counts as none, never as money
+		}
+		return v
+	}
+	f := cashier.OrderSearch{MerchantID: mid, Status: string(cashier.PayoutSuccess), Start: start, PageSize: 500}
+	for f.Page = 1; (f.Page-1)*f.PageSize < overviewScan; f.Page++ {
+		ps, total, err := s.Store.SearchPayouts(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range ps {
+			k := string(o.Chain) + "/" + o.Symbol
+			g := byKey[k]
+			if g == nil {
+				g = &GasVolume{ChainID: o.Chain, Symbol: o.Symbol, fees: new(big.Int), charged: new(big.Int), spent: new(big.Int), decimals: o.Decimals}
+				if n, ok := s.Registry.Network(o.Chain); ok {
+					g.Coin = n.Symbol
+				}
+				byKey[k] = g
+			}
+			g.Count++
+			if o.Fee != nil {
+				g.fees.Add(g.fees, o.Fee)
+			}
+			if o.GasSpent != "" { // fee+gas: gasAmount is the token charged
+				g.charged.Add(g.charged, amount(o.GasAmount, o.Decimals))
+				g.spent.Add(g.spent, amount(o.GasSpent, coinDec[o.Chain]))
+			} else if o.GasAmount != "" {
+				g.spent.Add(g.spent, amount(o.GasAmount, coinDec[o.Chain]))
+			}
+		}
+		if f.Page*f.PageSize >= total {
+			break
+		}
+	}
+	out := []GasVolume{}
+	for _, g := range byKey {
+		g.Fees, g.GasCharged = cashier.FormatAmount(g.fees, g.decimals), cashier.FormatAmount(g.charged, g.decimals)
+		g.GasSpent = cashier.FormatAmount(g.spent, coinDec[g.ChainID])
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return string(out[i].ChainID)+out[i].Symbol < string(out[j].ChainID)+out[j].Symbol
+	})
+	return out, nil
 }
 
 func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
@@ -135,6 +209,9 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 		return nil, err
 	}
 	ov.FailingHooks = len(failed)
+	if ov.Gas, err = s.gasVolumes(r, mid, start); err != nil {
+		return nil, err
+	}
 	if ov.Networks, err = s.networks(r); err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 	cashier "github.com/stablecashier/cashier"
@@ -113,17 +114,24 @@ func (c *Client) SendCall(ctx context.Context, call cashier.Call) (string, error
 	return c.send(ctx, call, nil)
 }
 
-// fees is a priority fee and fee cap pair.
-type fees struct{ tip, cap *big.Int }
+// fees is a priority fee and fee cap pair, with the base fee they were
+// priced on (nil for fixed fees).
+type fees struct{ tip, cap, base *big.Int }
 
 // send is SendCall with optional fixed fees (used to test replacement).
 func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (string, error) {
 	if c.cfg.Key == nil {
 		return "", ErrReadOnly
 	}
-	to, err := parseAddress(call.To)
-	if err != nil {
-		return "", err
+	// An empty To creates a contract (cashier contract deploy): the same
+	// nonce journal and replacement rules cover it as any payout.
+	var to *common.Address
+	if call.To != "" {
+		a, err := parseAddress(call.To)
+		if err != nil {
+			return "", err
+		}
+		to = &a
 	}
 	value := call.Value
 	if value == nil {
@@ -131,7 +139,7 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 	}
 	gas := call.GasLimit
 	if gas == 0 {
-		msg := ethereum.CallMsg{From: c.from, To: &to, Value: value, Data: call.Data}
+		msg := ethereum.CallMsg{From: c.from, To: to, Value: value, Data: call.Data}
 		var est uint64
 		err := c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
 			est, err = ec.EstimateGas(ctx, msg)
@@ -151,6 +159,7 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 		}
 	}
 	f := fixed
+	var err error
 	if f == nil {
 		if f, err = c.suggestFees(ctx); err != nil {
 			return "", err
@@ -171,7 +180,7 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 		GasTipCap: f.tip,
 		GasFeeCap: f.cap,
 		Gas:       gas,
-		To:        &to,
+		To:        to,
 		Value:     value,
 		Data:      call.Data,
 	})
@@ -222,6 +231,58 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 		// send the same payment a second time.
 		return hash, nil
 	}
+}
+
+// Estimate prices call as from would send it now, without a key and
+// without sending: the gas estimate, the limit SendCall would sign (with
+// headroom), the account's pending nonce and the fees SendCall would offer.
+// An empty To estimates a contract creation.
+func (c *Client) Estimate(ctx context.Context, from string, call cashier.Call) (Estimate, error) {
+	f, err := parseAddress(from)
+	if err != nil {
+		return Estimate{}, err
+	}
+	var to *common.Address
+	if call.To != "" {
+		a, err := parseAddress(call.To)
+		if err != nil {
+			return Estimate{}, err
+		}
+		to = &a
+	}
+	var e Estimate
+	msg := ethereum.CallMsg{From: f, To: to, Value: call.Value, Data: call.Data}
+	err = c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
+		if e.Gas, err = ec.EstimateGas(ctx, msg); err != nil {
+			return err
+		}
+		e.Nonce, err = ec.PendingNonceAt(ctx, f)
+		return err
+	})
+	if err != nil {
+		return Estimate{}, fmt.Errorf("evm: estimate gas: %w", err)
+	}
+	fs, err := c.suggestFees(ctx)
+	if err != nil {
+		return Estimate{}, err
+	}
+	e.GasLimit = e.Gas + e.Gas*uint64(c.cfg.GasHeadroomPercent)/100
+	e.TipCap, e.FeeCap, e.BaseFee = fs.tip, fs.cap, fs.base
+	return e, nil
+}
+
+// Estimate is what Estimate found.
+type Estimate struct {
+	Gas, GasLimit  uint64
+	Nonce          uint64 // the account's pending nonce
+	TipCap, FeeCap *big.Int
+	BaseFee        *big.Int // of the latest block: base + tip is the price paid if mined next
+}
+
+// CreatedAddress is the address of the contract that a creation sent
+// from from with nonce makes.
+func CreatedAddress(from string, nonce uint64) string {
+	return crypto.CreateAddress(common.HexToAddress(from), nonce).Hex()
 }
 
 // ErrNonceUsed reports that a node refused a transaction because its nonce
@@ -292,7 +353,7 @@ func (c *Client) suggestFees(ctx context.Context) (*fees, error) {
 	}
 	feeCap := new(big.Int).Mul(base, big.NewInt(c.cfg.BaseFeeMultiplier))
 	feeCap.Add(feeCap, tip)
-	return c.capFees(&fees{tip: tip, cap: feeCap}), nil
+	return c.capFees(&fees{tip: tip, cap: feeCap, base: base}), nil
 }
 
 func (c *Client) capFees(f *fees) *fees {

@@ -150,6 +150,7 @@ type ExecOutcome struct {
 	Block     uint64
 	BlockTime time.Time         // the block's header time
 	GasShares map[string]string // order id → gasAmount
+	GasSpent  map[string]string // fee+gas: order id → its share of the coin the transaction cost
 }
 
 // SettleExec writes e and applies out to its orders in one transaction.
@@ -192,7 +193,7 @@ func (s *Service) SettleExec(ctx context.Context, e *cashier.PayoutExec, out Exe
 			}
 			switch reason, refuse := out.Refuse[o.ID]; {
 			case out.Paid:
-				o.TxID, o.BlockNumber, o.BlockTime, o.GasAmount = out.TxID, out.Block, out.BlockTime, out.GasShares[o.ID]
+				o.TxID, o.BlockNumber, o.BlockTime, o.GasAmount, o.GasSpent = out.TxID, out.Block, out.BlockTime, out.GasShares[o.ID], out.GasSpent[o.ID]
 				if err := s.transitionIn(ctx, tx, o, k, cashier.PayoutSuccess); err != nil {
 					return err
 				}

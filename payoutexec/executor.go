@@ -72,6 +72,10 @@ type Network struct {
 	// (its orders wait, logged), so an unexpected contract cannot burn the
 	// executor's coin. Zero: no bound.
 	GasBase, GasPerRecipient uint64
+	// GasPrice, when set, is the policy fee+gas on this (EVM) network:
+	// every batch's totalFee also carries its gas, priced with it (gas.go).
+	// Nil: the policy fee, the operator pays the gas.
+	GasPrice CoinPrice
 }
 
 // signerFor returns the key that signs e's batches: the merchant signer
@@ -302,7 +306,8 @@ func orderIDs(os []cashier.PayoutOrder) []string {
 }
 
 // call builds and signs the contract call of e for its orders.
-func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network, os []cashier.PayoutOrder) (cashier.Call, error) {
+// A non-nil gas is added to the batch's totalFee (fee+gas).
+func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network, os []cashier.PayoutOrder, gas *big.Int) (cashier.Call, error) {
 	signer, err := x.signerFor(ctx, net, e)
 	if err != nil {
 		return cashier.Call{}, err
@@ -323,6 +328,9 @@ func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network
 		b.Recipients = append(b.Recipients, r)
 		b.Amounts = append(b.Amounts, o.Amount)
 		b.TotalFee.Add(b.TotalFee, o.Fee)
+	}
+	if gas != nil {
+		b.TotalFee.Add(b.TotalFee, gas)
 	}
 	k, err := address.Parse(e.Chain, e.Contract)
 	if err != nil {
@@ -365,6 +373,21 @@ func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network
 	return call, nil
 }
 
+// signedCall is call with, under fee+gas, the batch's gas charge: priced
+// on the call signed with the orders' fees alone, then signed again with
+// the charge added (the gas hardly depends on the fee's value).
+func (x *Executor) signedCall(ctx context.Context, e *cashier.PayoutExec, net *Network, os []cashier.PayoutOrder) (cashier.Call, error) {
+	call, err := x.call(ctx, e, net, os, nil)
+	if err != nil || net.GasPrice == nil {
+		return call, err
+	}
+	charge, err := x.gasCharge(ctx, net, e, call)
+	if err != nil {
+		return cashier.Call{}, err
+	}
+	return x.call(ctx, e, net, os, charge)
+}
+
 // send signs and sends an execution nothing was sent for yet.
 func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec) error {
 	os, err := x.live(ctx, e)
@@ -394,8 +417,14 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 	}
 	// Signed at the chain's time: the contract compares with block time.
 	e.Timestamp = head.Time.Unix()
-	call, err := x.call(ctx, e, net, os)
+	call, err := x.signedCall(ctx, e, net, os)
 	if err != nil {
+		if rev, ok := payoutcontract.RevertOf(err); ok {
+			// The gas estimate of fee+gas was refused in the pre-flight:
+			// handled as the sender's own estimate would be.
+			e.LastError = err.Error()
+			return x.isolate(ctx, e, os, rev)
+		}
 		return err
 	}
 	// Stored before the send, checking that no order was refused since
@@ -521,7 +550,7 @@ func (x *Executor) resolve(ctx context.Context, net *Network, e *cashier.PayoutE
 	if err != nil {
 		return err
 	}
-	call, err := x.call(ctx, e, net, os)
+	call, err := x.signedCall(ctx, e, net, os)
 	if err != nil {
 		return err
 	}
@@ -651,7 +680,17 @@ func (x *Executor) paid(ctx context.Context, net *Network, e *cashier.PayoutExec
 	if err != nil {
 		return err
 	}
-	out := orders.ExecOutcome{Paid: true, TxID: r.TxHash, Block: r.BlockNumber, BlockTime: blockTime, GasShares: GasShares(r.Fee, os, net.CoinDecimals)}
+	spent := GasShares(r.Fee, os, net.CoinDecimals)
+	out := orders.ExecOutcome{Paid: true, TxID: r.TxHash, Block: r.BlockNumber, BlockTime: blockTime, GasShares: spent}
+	charged, err := chargedGas(e, r, os)
+	if err != nil {
+		return err
+	}
+	if len(os) > 0 && (charged.Sign() > 0 || net.GasPrice != nil) {
+		// fee+gas: gasAmount is the token the contract deducted for gas,
+		// read from the paying batch itself.
+		out.GasShares, out.GasSpent = GasShares(charged, os, os[0].Decimals), spent
+	}
 	e.State, e.TxID, e.Block = cashier.ExecDone, r.TxHash, r.BlockNumber
 	if err := x.Orders.SettleExec(ctx, e, out); err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/devchain"
+	"github.com/stablecashier/cashier/payoutcontract"
 	"github.com/stablecashier/cashier/tron"
 	"github.com/stablecashier/cashier/tron/tronnode"
 )
@@ -85,6 +86,29 @@ func (t tronChain) settle(context.Context) error {
 	return err
 }
 
+// creator deploys the merchant's contracts from the owner's key through
+// payoutcontract.Deploy, the code `cashier contract deploy` runs too.
+type creator struct {
+	ch  chain
+	key *ecdsa.PrivateKey
+}
+
+func (c creator) Create(ctx context.Context, name string, code []byte) (common.Address, string, error) {
+	a, err := c.ch.deploy(ctx, c.key, code, name)
+	return a, "", err
+}
+
+func (c creator) Call(ctx context.Context, to common.Address, data []byte) ([]byte, error) {
+	return c.ch.call(ctx, to, data)
+}
+
+// The dev chains' price feed: 3,000 USD per ETH with 8 decimals, as
+// Chainlink's ETH/USD feeds answer.
+const DemoFeedDecimals = 8
+
+// DemoCoinPrice is the feed's answer, 3000 × 10^8.
+func DemoCoinPrice() *big.Int { return big.NewInt(3000_00000000) }
+
 // Demo balances, in whole tokens.
 const (
 	customerTokens  = 1_000_000
@@ -133,27 +157,14 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 	}
 	n := &Network{Tokens: map[string]string{}, Create2Prefix: fmt.Sprintf("0x%02x", prefix)}
 
-	payoutCode := append(common.FromHex(bindings.CashierPayoutMetaData.Bin), bindings.NewCashierPayout().PackConstructor(
-		addr(roles["owner"]), addr(roles["executor"]), addr(roles["signer"]), addr(roles["fee"]))...)
-	payout, err := ch.deploy(ctx, owner, payoutCode, "CashierPayout")
-	if err != nil {
-		return nil, fmt.Errorf("deploy payout contract: %w", err)
-	}
-	factoryABI := bindings.NewDepositFactory()
-	factoryCode := append(common.FromHex(bindings.DepositFactoryMetaData.Bin), factoryABI.PackConstructor(
-		addr(roles["owner"]), addr(roles["sweeper"]), payout, [1]byte{prefix})...)
-	factory, err := ch.deploy(ctx, owner, factoryCode, "DepositFactory")
-	if err != nil {
-		return nil, fmt.Errorf("deploy deposit factory: %w", err)
-	}
-	out, err := ch.call(ctx, factory, factoryABI.PackImplementation())
-	if err != nil {
-		return nil, fmt.Errorf("read deposit implementation: %w", err)
-	}
-	impl, err := factoryABI.UnpackImplementation(out)
+	d, err := payoutcontract.Deploy(ctx, creator{ch, owner}, payoutcontract.Roles{
+		Owner: addr(roles["owner"]), Executor: addr(roles["executor"]), Signer: addr(roles["signer"]), Fee: addr(roles["fee"]),
+		Sweeper: addr(roles["sweeper"]), Create2Prefix: prefix,
+	})
 	if err != nil {
 		return nil, err
 	}
+	payout, factory, impl := d.Payout, d.Factory, d.Implementation
 
 	token := bindings.NewTestUSDC() // every test token shares this ABI
 	maxUint := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
@@ -199,6 +210,14 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 		if bal.Cmp(tokens(contractTokens)) != 0 {
 			return nil, fmt.Errorf("%s: payout contract holds %s base units after setup", symbol, bal)
 		}
+	}
+	if c.IsEVM() {
+		feed, err := ch.deploy(ctx, owner, append(common.FromHex(bindings.TestPriceFeedMetaData.Bin),
+			bindings.NewTestPriceFeed().PackConstructor(DemoFeedDecimals, "ETH / USD", DemoCoinPrice())...), "TestPriceFeed")
+		if err != nil {
+			return nil, fmt.Errorf("deploy price feed: %w", err)
+		}
+		n.PriceFeed = address.Format(c, feed)
 	}
 	n.PayoutContract, n.DepositFactory, n.DepositImplementation = address.Format(c, payout), address.Format(c, factory), address.Format(c, impl)
 	return n, nil

@@ -47,6 +47,10 @@ type Network struct {
 	DepositImplementation string            `json:"depositImplementation"`
 	Create2Prefix         string            `json:"create2Prefix"`
 	GenesisBlockID        string            `json:"genesisBlockId,omitempty"` // TRON: the stand-in's block 0
+	// PriceFeed is a Chainlink-compatible ETH/USD feed (TestPriceFeed, 8
+	// decimals, 3,000 USD; its owner is the owner role) for the gas policy
+	// fee+gas: CASHIER_GAS_PRICE ETH=feed:ADDRESS. EVM chains only.
+	PriceFeed string `json:"priceFeed,omitempty"`
 }
 
 // Wallet is a key with its addresses on both address schemes.

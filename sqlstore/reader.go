@@ -270,7 +270,7 @@ func (r reader) Collections(ctx context.Context, f cashier.CollectionFilter) ([]
 
 const payoutCols = `id, merchant_id, contract_id, batch_id, order_no, chain, recipient, symbol, decimals,
 	amount, fee, payout_type, from_address, remark, status, tx_id, gas_amount, fail_reason,
-	created_at, updated_at, version, needs_review, exec_id, block_number`
+	created_at, updated_at, version, needs_review, exec_id, block_number, gas_spent`
 
 func scanPayout(s scanner) (*cashier.PayoutOrder, error) {
 	var (
@@ -280,7 +280,7 @@ func scanPayout(s scanner) (*cashier.PayoutOrder, error) {
 	)
 	err := s.Scan(&o.ID, &o.MerchantID, &o.ContractID, &o.BatchID, &o.OrderNo, &o.Chain, &o.Recipient, &o.Symbol, &o.Decimals,
 		&amount, &fee, &o.PayoutType, &o.FromAddress, &o.Remark, &o.Status, &o.TxID, &o.GasAmount, &o.FailReason,
-		&created, &modified, &o.Version, &o.NeedsReview, &o.ExecID, &o.BlockNumber)
+		&created, &modified, &o.Version, &o.NeedsReview, &o.ExecID, &o.BlockNumber, &o.GasSpent)
 	if err != nil {
 		return nil, err
 	}

@@ -388,6 +388,13 @@ func TestDocumentedCommands(t *testing.T) {
 			t.Fatalf("payout policy: %v", p)
 		}
 
+		// Pricing a second pair of contracts for the demo merchant sends nothing
+		// (the deploy itself: TestContractDeployOnTheBinary).
+		if d := use(t, env, "contract", "deploy", "--data", data, "--chain", "ETH", "--merchant", info.MerchantID,
+			"--owner", info.Wallets["customer"].EVMAddress, "--rpc", info.Networks["ETH"].RPCURL, "--dry-run"); d["dryRun"] != true || len(d["transactions"].([]any)) != 2 {
+			t.Fatalf("contract deploy --dry-run: %v", d)
+		}
+
 		// The operator's REFUSE arrives through the running service.
 		var refused map[string]any
 		waitFor(t, "the REFUSE webhook", time.Minute, func() bool { refused = hooks.find(refuseNo, "REFUSE"); return refused != nil })

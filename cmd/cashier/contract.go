@@ -5,9 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
+	"github.com/stablecashier/cashier/config"
 )
 
 // contractCheck runs "contract check": the registration is proven on chain
@@ -90,4 +93,74 @@ func contractChange(ctx context.Context, cmd string, args []string, getenv func(
 		"contractId": k.ID, "merchantId": k.MerchantID, "chainId": string(k.Chain), "address": k.Address,
 		"webhookUrl": k.WebhookURL, "status": string(k.Status),
 	})
+}
+
+// contractDeploy runs "contract deploy": the merchant's payout contract and
+// deposit factory are deployed from the executor key (or --key-file's),
+// proven and registered like "contract create" (app.DeployContracts).
+func contractDeploy(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var spec app.DeploySpec
+	var rpc, keyFile string
+	st, cfg, err := provisionFlags(ctx, "contract deploy", args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&spec.MerchantID, "merchant", "", "merchant id (required)")
+		fs.StringVar(&spec.Chain, "chain", "", "ETH or ARB (required; TRON is refused: deploy with a TRON wallet, then contract create)")
+		fs.StringVar(&spec.Owner, "owner", "", "the contracts' owner, the merchant's account (required)")
+		fs.StringVar(&rpc, "rpc", "", "the network's JSON-RPC URL (default: CASHIER_ETH_RPC / CASHIER_ARB_RPC)")
+		fs.StringVar(&keyFile, "key-file", "", "the deploying account's key as 64 hex digits (default: the service's executor key)")
+		fs.StringVar(&spec.FeeAddress, "fee-address", "", "where batch fees go (default: the executor's address)")
+		fs.StringVar(&spec.WebhookURL, "webhook-url", "", "where payout webhooks go (default: the merchant's first cashier's URL)")
+		fs.BoolVar(&spec.DryRun, "dry-run", false, "print the transactions and their gas cost; send and register nothing")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if spec.MerchantID == "" || spec.Chain == "" {
+		return fmt.Errorf("contract deploy: --merchant and --chain are required")
+	}
+	c, err := cashier.ParseChain(spec.Chain)
+	if err != nil {
+		return err
+	}
+	if rpc != "" {
+		switch c {
+		case cashier.ChainETH:
+			cfg.ETHRPC = rpc
+		case cashier.ChainARB:
+			cfg.ARBRPC = rpc
+		}
+	}
+	if keyFile != "" {
+		b, err := os.ReadFile(keyFile)
+		if err != nil {
+			return fmt.Errorf("contract deploy: %w", err)
+		}
+		if spec.Deployer, err = app.ParseKeyHex(strings.TrimSpace(string(b))); err != nil {
+			return fmt.Errorf("contract deploy: --key-file: %w", err)
+		}
+	}
+	spec.Sandbox = cfg.Mode == "sandbox"
+	keys := app.ServiceKeys{Store: st}
+	if keys.Setting, err = app.ParseServiceKeys(cfg.ServiceKeys); err != nil {
+		return err
+	}
+	reg, err := servedRegistry(cfg)
+	if err != nil {
+		return err
+	}
+	if reg == nil {
+		reg = config.DefaultRegistry()
+	}
+	chains, err := app.DialChains(ctx, cfg, reg, cashier.SystemClock{})
+	if err != nil {
+		return err
+	}
+	res, err := app.DeployContracts(ctx, st, keys, cfg, reg, chains, spec, cashier.SystemClock{})
+	if err != nil {
+		if res != nil && len(res.Transactions) > 0 {
+			printJSON(stderr, res) // what was sent, so nothing is lost from sight
+		}
+		return err
+	}
+	return printJSON(stdout, res)
 }

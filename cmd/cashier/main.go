@@ -40,13 +40,12 @@ commands:
                         --data DIR --id CASHIER_ID --allowed-origins https://shop.example[,…]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
   contract update       change a contract's webhook URL: --data DIR --id ID --webhook-url URL
-<<<<<<< HEAD
   contract disable      stop payouts through a contract: --data DIR --id ID
   contract enable       resume payouts through a disabled contract: --data DIR --id ID
-=======
-  contract disable      stop payouts through a contract: --data DIR --id ID (contract enable: resume)
   contract check        prove a registration on chain again and record its signer: --data DIR --id ID
->>>>>>> w/theft
+  contract deploy       deploy a merchant's payout contract and deposit factory, then register them:
+                        --data DIR --chain ETH|ARB --merchant ID --owner ADDR [--rpc URL] [--key-file F]
+                        [--fee-address ADDR] [--webhook-url URL] [--dry-run]
   payout list           list payouts: --data DIR [--status S] [--merchant ID] [--chain C]
   payout approve        release payouts held for review: --data DIR --id ORDER_ID [--id ORDER_ID ...]
   payout refuse         refuse a pending payout: --data DIR --id ORDER_ID --reason TEXT
@@ -108,6 +107,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return payoutCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "contract check":
 		return contractCheck(ctx, rest, getenv, stdout, stderr)
+	case "contract deploy":
+		return contractDeploy(ctx, rest, getenv, stdout, stderr)
 	case "key generate", "key import", "key list", "key signer":
 		return keyCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "webhook log", "webhook resend", "webhook test":
