@@ -391,11 +391,8 @@ func testFlash(res *webhook.TestResult) flash {
 	if res.OK() {
 		return flash{Key: "test.ok", Detail: fmt.Sprintf("HTTP %d, %d ms, %s", res.HTTPStatus, ms, res.URL)}
 	}
-	d := fmt.Sprintf("%s, %d ms, %s", res.Error, ms, res.URL)
-	if res.HTTPStatus > 0 {
-		d = fmt.Sprintf("HTTP %d: %s", res.HTTPStatus, d)
-	}
-	return flash{Key: "test.failed", Failed: true, Detail: d}
+	// The error names the HTTP status when the receiver answered.
+	return flash{Key: "test.failed", Failed: true, Detail: fmt.Sprintf("%s, %d ms, %s", res.Error, ms, res.URL)}
 }
 
 // rowsJSON renders each row; no rows is [] in JSON, never null.

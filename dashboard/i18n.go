@@ -115,6 +115,7 @@ var messages = map[string][2]string{
 	"token":                        {"Token", "代币"},
 	"total":                        {"total", "共"},
 	"totp":                         {"Two-factor authentication", "双重验证"},
+	"totp.col":                     {"2FA", "双重验证"},
 	"totp.disable":                 {"Turn off", "关闭"},
 	"totp.enable":                  {"Turn on", "开启"},
 	"totp.on":                      {"Two-factor authentication is on.", "双重验证已开启。"},

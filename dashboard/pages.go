@@ -5,6 +5,7 @@ import (
 	"embed"
 	"html/template"
 	"io/fs"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
@@ -41,6 +42,13 @@ var pages = func() map[string]*template.Template {
 		},
 		"list":   func(v ...string) []string { return v },
 		"amount": amountText,
+		// paid is an amount received so far: nothing is 0.
+		"paid": func(v *big.Int, decimals int) string {
+			if v == nil {
+				v = new(big.Int)
+			}
+			return cashier.FormatAmount(v, decimals)
+		},
 		"short": func(s string) string {
 			if len(s) <= 18 {
 				return s
