@@ -40,13 +40,9 @@ commands:
                         --data DIR --id CASHIER_ID --allowed-origins https://shop.example[,…]
   contract create       register a payout contract: --data DIR --merchant ID --chain TRON|ETH|ARB --address ADDR
   contract update       change a contract's webhook URL: --data DIR --id ID --webhook-url URL
-<<<<<<< HEAD
   contract disable      stop payouts through a contract: --data DIR --id ID
   contract enable       resume payouts through a disabled contract: --data DIR --id ID
-=======
-  contract disable      stop payouts through a contract: --data DIR --id ID (contract enable: resume)
   contract check        prove a registration on chain again and record its signer: --data DIR --id ID
->>>>>>> w/theft
   payout list           list payouts: --data DIR [--status S] [--merchant ID] [--chain C]
   payout approve        release payouts held for review: --data DIR --id ORDER_ID [--id ORDER_ID ...]
   payout refuse         refuse a pending payout: --data DIR --id ORDER_ID --reason TEXT
@@ -71,6 +67,7 @@ commands:
   sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
   sweep native          sweep ETH/TRX sent to deposit addresses into the merchants' vaults:
                         --data DIR --chain C [--address DEPOSIT] [--wait 2m]
+  backup                copy the live SQLite database to a new file: --data DIR --out FILE
   version               the build: module version, commit, Go version
 `
 
@@ -90,6 +87,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return initCmd(ctx, rest, getenv, stdout, stderr)
 	case "version":
 		return versionCmd(rest, stdout, stderr)
+	case "backup":
+		return backupCmd(ctx, rest, getenv, stdout, stderr)
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
 	case "sandbox":
