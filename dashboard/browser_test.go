@@ -362,6 +362,10 @@ func TestDashboardInBrowser(t *testing.T) {
 	if n := b.text("#notice"); !strings.Contains(n, "queued") {
 		t.Fatalf("resend notice %q", n)
 	}
+	b.run("overview", chromedp.Navigate(info.Dashboard.URL), chromedp.WaitVisible("#failing", chromedp.ByQuery))
+	if n := b.text("#failing"); n == "0" || n == "" {
+		t.Fatalf("overview counts %q failing webhooks", n)
+	}
 
 	// Find the paid order by its txId.
 	b.follow("payouts", "#nav-payouts", "#filter-txid")
