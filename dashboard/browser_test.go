@@ -31,7 +31,10 @@ import (
 // The dashboard driven in headless Chromium as a person would, against a
 // sandbox (dev chains, deployed contracts, the payout executor running):
 // sign in, rotate keys and use them, set a webhook URL and test it, close a
-// cashier, review payouts and see them executed, find an order by txId.
+// cashier, review payouts and see them executed, find an order by txId;
+// and that the dashboard tells the truth: a failed test delivery says so,
+// a notice shows once, approving asks first, failing webhooks are listed,
+// a viewer sees no control, the TOTP QR code holds the otpauth URI.
 // A screenshot of every page goes to $CASHIER_ARTIFACTS (default
 // artifacts/ at the repository root, git-ignored).
 

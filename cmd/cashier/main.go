@@ -1,5 +1,5 @@
 // Command cashier runs the stablecoin cashier and payout service and
-// provisions merchants. See README.md for the commands and settings.
+// provisions merchants. See docs/operations.md for the commands and settings.
 package main
 
 import (
