@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"mime"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/webhook"
 )
 
 // The admin JSON API under /dashboard/api/. Every call needs a session;
@@ -164,20 +166,6 @@ func fromForm(f url.Values, v any) error {
 	return nil
 }
 
-// afterForm answers a form post: back to the page it came from (a path
-// under the dashboard only) with a notice.
-func afterForm(w http.ResponseWriter, r *http.Request, notice string) {
-	next := r.PostFormValue("next")
-	if !strings.HasPrefix(next, Prefix) || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
-		next = Prefix
-	}
-	sep := "?"
-	if strings.Contains(next, "?") {
-		sep = "&"
-	}
-	http.Redirect(w, r, next+sep+"notice="+url.QueryEscape(notice), http.StatusSeeOther)
-}
-
 // ---- the API routes
 
 func (s *Server) apiRoutes() {
@@ -217,7 +205,7 @@ func (s *Server) apiRoutes() {
 		if err := s.RevokeKeys(r.Context(), a, mid); err != nil {
 			return nil, err
 		}
-		return s.done(w, r, "keys.revoked", map[string]any{"merchantId": mid, "status": cashier.MerchantDisabled})
+		return s.done(w, r, a, "keys.revoked", map[string]any{"merchantId": mid, "status": cashier.MerchantDisabled})
 	})
 	s.api("GET "+apiPrefix+"cashiers", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		cs, err := merchantRows(s, r, a, cashier.AccountStore.CashiersByMerchant)
@@ -235,7 +223,7 @@ func (s *Server) apiRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		return s.done(w, r, "cashier.saved", cashierJSON(c))
+		return s.done(w, r, a, "cashier.saved", cashierJSON(c))
 	})
 	s.api("POST "+apiPrefix+"cashiers/{id}/test", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		if isForm(r) {
@@ -247,11 +235,11 @@ func (s *Server) apiRoutes() {
 		}
 		out := map[string]any{"ok": res.OK(), "url": res.URL, "httpStatus": res.HTTPStatus,
 			"latencyMs": res.Latency.Milliseconds(), "error": res.Error, "response": res.Response}
-		notice := "test.ok"
-		if !res.OK() {
-			notice = "test.failed"
+		if isForm(r) {
+			s.afterForm(w, r, a, testFlash(res))
+			return nil, nil
 		}
-		return s.done(w, r, notice, out)
+		return out, nil
 	})
 	s.api("GET "+apiPrefix+"contracts", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		ks, err := merchantRows(s, r, a, cashier.AccountStore.ContractsByMerchant)
@@ -269,7 +257,7 @@ func (s *Server) apiRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		return s.done(w, r, "contract.saved", map[string]any{"contractId": k.ID, "chainId": k.Chain, "address": k.Address})
+		return s.done(w, r, a, "contract.saved", map[string]any{"contractId": k.ID, "chainId": k.Chain, "address": k.Address})
 	})
 	s.api("GET "+apiPrefix+"collections", orderList(s, cashier.AccountStore.SearchCollections, collectionJSON))
 	s.api("GET "+apiPrefix+"collections/{id}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
@@ -305,7 +293,7 @@ func (s *Server) apiRoutes() {
 		if err := s.ResendEvent(r.Context(), a, r.PathValue("id")); err != nil {
 			return nil, err
 		}
-		return s.done(w, r, "event.resent", map[string]any{"eventId": r.PathValue("id"), "state": cashier.EventPending})
+		return s.done(w, r, a, "event.resent", map[string]any{"eventId": r.PathValue("id"), "state": cashier.EventPending})
 	})
 	s.api("GET "+apiPrefix+"review", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		return s.reviewQueue(r, a)
@@ -326,7 +314,7 @@ func (s *Server) apiRoutes() {
 		if err := s.Review(r.Context(), a, in.MerchantID, in.IDs, in.Action == "approve", in.Reason); err != nil {
 			return nil, err
 		}
-		return s.done(w, r, "review."+in.Action, map[string]any{"action": in.Action, "ids": in.IDs})
+		return s.done(w, r, a, "review."+in.Action, map[string]any{"action": in.Action, "ids": in.IDs})
 	})
 	s.api("GET "+apiPrefix+"review/policy", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		mid, err := s.merchantOf(r.Context(), a, r.URL.Query().Get("merchantId"))
@@ -355,7 +343,7 @@ func (s *Server) apiRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		return s.done(w, r, "policy.saved", policyJSON(p))
+		return s.done(w, r, a, "policy.saved", policyJSON(p))
 	})
 	s.api("GET "+apiPrefix+"audit", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		es, err := s.audit(r, a)
@@ -380,7 +368,7 @@ func (s *Server) apiRoutes() {
 		if err := s.SetNetworkStatus(r.Context(), a, r.PathValue("chainId"), in.Status); err != nil {
 			return nil, err
 		}
-		return s.done(w, r, "network.saved", map[string]any{"chainId": r.PathValue("chainId"), "status": in.Status})
+		return s.done(w, r, a, "network.saved", map[string]any{"chainId": r.PathValue("chainId"), "status": in.Status})
 	})
 	s.api("GET "+apiPrefix+"overview", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		return s.overview(r, a)
@@ -388,12 +376,23 @@ func (s *Server) apiRoutes() {
 }
 
 // done answers a change: JSON data, or for a form a redirect with notice.
-func (s *Server) done(w http.ResponseWriter, r *http.Request, notice string, v any) (any, error) {
+func (s *Server) done(w http.ResponseWriter, r *http.Request, a *actor, notice string, v any) (any, error) {
 	if isForm(r) {
-		afterForm(w, r, notice)
+		s.afterForm(w, r, a, flash{Key: notice})
 		return nil, nil
 	}
 	return v, nil
+}
+
+// testFlash is the notice of a test delivery: what the receiver answered
+// (status, time taken) or why the delivery failed.
+func testFlash(res *webhook.TestResult) flash {
+	ms := res.Latency.Milliseconds()
+	if res.OK() {
+		return flash{Key: "test.ok", Detail: fmt.Sprintf("HTTP %d, %d ms, %s", res.HTTPStatus, ms, res.URL)}
+	}
+	// The error names the HTTP status when the receiver answered.
+	return flash{Key: "test.failed", Failed: true, Detail: fmt.Sprintf("%s, %d ms, %s", res.Error, ms, res.URL)}
 }
 
 // rowsJSON renders each row; no rows is [] in JSON, never null.

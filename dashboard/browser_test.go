@@ -2,8 +2,10 @@ package dashboard_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +23,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/dashboard"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sandbox"
 )
@@ -27,7 +31,10 @@ import (
 // The dashboard driven in headless Chromium as a person would, against a
 // sandbox (dev chains, deployed contracts, the payout executor running):
 // sign in, rotate keys and use them, set a webhook URL and test it, close a
-// cashier, review payouts and see them executed, find an order by txId.
+// cashier, review payouts and see them executed, find an order by txId;
+// and that the dashboard tells the truth: a failed test delivery says so,
+// a notice shows once, approving asks first, failing webhooks are listed,
+// a viewer sees no control, the TOTP QR code holds the otpauth URI.
 // A screenshot of every page goes to $CASHIER_ARTIFACTS (default
 // artifacts/ at the repository root, git-ignored).
 
@@ -164,12 +171,26 @@ func TestDashboardInBrowser(t *testing.T) {
 	if err := chromedp.Run(bctx); err != nil {
 		t.Fatal(err)
 	}
-	// A person answers "OK" to the confirmation of a destructive button.
+	// A person answers "OK" to the confirmation of a destructive button
+	// (or "Cancel" while decline is set); every question asked is kept.
+	var (
+		decline atomic.Bool
+		dmu     sync.Mutex
+		dialogs []string
+	)
 	chromedp.ListenTarget(bctx, func(ev any) {
-		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			go chromedp.Run(bctx, page.HandleJavaScriptDialog(true))
+		if d, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			dmu.Lock()
+			dialogs = append(dialogs, d.Message)
+			dmu.Unlock()
+			go chromedp.Run(bctx, page.HandleJavaScriptDialog(!decline.Load()))
 		}
 	})
+	asked := func() []string {
+		dmu.Lock()
+		defer dmu.Unlock()
+		return append([]string(nil), dialogs...)
+	}
 	b := &browser{t: t, ctx: bctx, base: info.BaseURL, shot: artifacts(t)}
 
 	// Sign in.
@@ -230,6 +251,31 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 	mu.Unlock()
 	b.screenshot("05-webhook-tested")
+	// A notice is the answer to the action just taken, once: reloading
+	// the page shows none, and the URL carries none.
+	var loc string
+	b.run("reload", chromedp.Navigate(info.Dashboard.URL+"integration"), chromedp.WaitVisible(row, chromedp.ByQuery), chromedp.Location(&loc))
+	if b.exists("#notice") || strings.Contains(loc, "notice") {
+		t.Fatalf("the notice came back on reload (%s): %q", loc, b.text("#notice"))
+	}
+
+	// A test delivery to a dead URL says it failed, with the error. The
+	// URL stays, so the payout's events below fail too.
+	dead := deadURL(t)
+	b.run("dead webhook URL",
+		chromedp.SetValue(row+" input.webhook-url", dead, chromedp.ByQuery),
+		chromedp.Click(row+" button.save", chromedp.ByQuery),
+		chromedp.WaitVisible("#notice", chromedp.ByQuery))
+	if n := b.text("#notice"); !strings.Contains(n, "saved") {
+		t.Fatalf("save notice: %q", n)
+	}
+	b.run("failed test event", chromedp.Navigate(info.Dashboard.URL+"integration"),
+		chromedp.Click(row+" button.test-event", chromedp.ByQuery), chromedp.WaitVisible("#notice", chromedp.ByQuery))
+	if n := b.text("#notice"); !strings.Contains(n, "failed") || strings.Contains(n, "confirmed") || !strings.Contains(n, dead) ||
+		!strings.Contains(n, "refused") || !b.exists("#notice.failed") {
+		t.Fatalf("failed test event notice: %q", n)
+	}
+	b.screenshot("05b-webhook-test-failed")
 
 	// Close the cashier: the API refuses it.
 	b.run("close cashier", chromedp.Navigate(info.Dashboard.URL+"integration"), chromedp.Click(row+" button.close-cashier", chromedp.ByQuery), chromedp.WaitVisible(row+" button.open-cashier", chromedp.ByQuery))
@@ -258,7 +304,25 @@ func TestDashboardInBrowser(t *testing.T) {
 	pa, pb := create("RA1", "7.00"), create("RB1", "3.00")
 	b.run("review", chromedp.Click("#nav-review", chromedp.ByQuery), chromedp.WaitVisible("#pick-RA1", chromedp.ByQuery))
 	b.screenshot("07-review-queue")
-	b.run("approve", chromedp.Click("#pick-RA1", chromedp.ByQuery), chromedp.Click("#approve", chromedp.ByQuery), chromedp.WaitVisible("#notice", chromedp.ByQuery))
+	// Approving asks first; "Cancel" approves nothing.
+	decline.Store(true)
+	b.run("approve, cancelled", chromedp.Click("#pick-RA1", chromedp.ByQuery), chromedp.Click("#approve", chromedp.ByQuery))
+	for deadline := time.Now().Add(10 * time.Second); len(asked()) == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("approve asked no confirmation")
+		}
+	}
+	decline.Store(false)
+	if q := asked(); !strings.Contains(q[len(q)-1], "Approve 1 payout") {
+		t.Fatalf("approve asked %q", q)
+	}
+	if o, _ := sb.Service.Store.Payout(ctx, pa.ID); o.Status != cashier.PayoutPending || !o.NeedsReview || !b.exists("#pick-RA1") {
+		t.Fatalf("a cancelled approval approved: %s review %v", o.Status, o.NeedsReview)
+	}
+	b.run("approve", chromedp.Click("#approve", chromedp.ByQuery), chromedp.WaitVisible("#notice", chromedp.ByQuery))
+	if n := b.text("#notice"); n != "Payouts approved." {
+		t.Fatalf("approve notice %q", n)
+	}
 	b.run("refuse",
 		chromedp.Navigate(info.Dashboard.URL+"review"),
 		chromedp.WaitVisible("#pick-RB1", chromedp.ByQuery),
@@ -281,9 +345,35 @@ func TestDashboardInBrowser(t *testing.T) {
 		}
 	}
 
+	// The payout's webhook to the dead URL shows among the failing ones,
+	// and can be resent from there.
+	var failing string
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		b.run("failing webhooks", chromedp.Navigate(info.Dashboard.URL+"webhooks"), chromedp.WaitVisible("#webhooks-failing", chromedp.ByQuery))
+		if failing = b.text("#webhooks-failing"); strings.Contains(failing, "RA1") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("failing webhooks: %q", failing)
+		}
+	}
+	if !strings.Contains(failing, "refused") || !strings.Contains(failing, dead) {
+		t.Fatalf("failing webhook row lacks its error or URL: %q", failing)
+	}
+	b.screenshot("09a-failing-webhooks")
+	b.run("resend", chromedp.Click("#webhooks-failing button.resend", chromedp.ByQuery), chromedp.WaitVisible("#notice", chromedp.ByQuery))
+	if n := b.text("#notice"); !strings.Contains(n, "queued") {
+		t.Fatalf("resend notice %q", n)
+	}
+	b.run("overview", chromedp.Navigate(info.Dashboard.URL), chromedp.WaitVisible("#failing", chromedp.ByQuery))
+	if n := b.text("#failing"); n == "0" || n == "" {
+		t.Fatalf("overview counts %q failing webhooks", n)
+	}
+
 	// Find the paid order by its txId.
 	b.follow("payouts", "#nav-payouts", "#filter-txid")
-	b.run("search by txId", chromedp.SendKeys("#filter-txid", paid.TxID, chromedp.ByQuery))
+	// In capitals: hashes are found in any case.
+	b.run("search by txId", chromedp.SendKeys("#filter-txid", strings.ToUpper(paid.TxID), chromedp.ByQuery))
 	b.follow("search by txId", "#filter-go", "#payout-list")
 	list := b.text("#payout-list")
 	if !strings.Contains(list, "RA1") || strings.Contains(list, "RB1") {
@@ -294,7 +384,29 @@ func TestDashboardInBrowser(t *testing.T) {
 	if st := b.text("#order-status"); st != "SUCCESS" {
 		t.Fatalf("detail status %q", st)
 	}
+	// Labels, not field names; amounts with token and network; no link to
+	// a mainnet explorer for a sandbox transaction; the test-mode banner.
+	detail := b.text("#order-detail")
+	for _, field := range []string{"orderId", "gasAmount", "failReason", "remark"} {
+		if strings.Contains(detail, field) {
+			t.Errorf("detail page shows the field name %s", field)
+		}
+	}
+	if amt := b.text("#order-amount"); amt != "7.00 USDT · ETH" {
+		t.Errorf("amount shown as %q", amt)
+	}
+	if b.exists("#tx-link") || b.exists(`a[href*="etherscan"]`) || !strings.Contains(b.text("#test-mode"), "Test mode") {
+		t.Error("sandbox detail page links an explorer or lacks the test-mode banner")
+	}
 	b.screenshot("10-payout-detail")
+
+	// Status is a choice; the order number matches by prefix.
+	b.run("filter", chromedp.Navigate(info.Dashboard.URL+"payouts"), chromedp.WaitVisible("#filter-status", chromedp.ByQuery),
+		chromedp.SetValue("#filter-status", "REFUSE", chromedp.ByQuery), chromedp.SendKeys("#filter-orderno", "R", chromedp.ByQuery))
+	b.follow("filter", "#filter-go", "#payout-list")
+	if list := b.text("#payout-list"); !strings.Contains(list, "RB1") || strings.Contains(list, "RA1") {
+		t.Fatalf("status REFUSE, order number R…: %q", list)
+	}
 
 	// The remaining pages, and the Chinese texts.
 	for i, p := range []string{"collections", "audit", "account"} {
@@ -313,4 +425,123 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Fatalf("Chinese overview title %q", h)
 	}
 	b.screenshot("14-overview-zh")
+
+	// The second factor's set-up shows a QR code of its otpauth URI.
+	var src string
+	b.run("account", chromedp.Navigate(info.Dashboard.URL+"account?lang=en"), chromedp.WaitVisible("#totp-qr", chromedp.ByQuery),
+		chromedp.AttributeValue("#totp-qr", "src", &src, nil, chromedp.ByQuery))
+	uri := b.text("section .muted code")
+	if got := zbar(t, src); !strings.HasPrefix(uri, "otpauth://totp/") || got != uri {
+		t.Fatalf("TOTP QR decodes to %q, the page's URI is %q", got, uri)
+	}
+
+	// The users page: the owner resets a viewer's password (asked first,
+	// shown once); the viewer signs in with it and sees no control it
+	// cannot use; the owner disables the viewer, who is signed out.
+	viewer, err := dashboard.CreateUser(ctx, sb.Service.Store, cashier.SystemClock{},
+		dashboard.UserSpec{Email: "viewer@sandbox.example", MerchantID: info.MerchantID, Role: "viewer"}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vrow := "#user-" + viewer.UserID
+	n := len(asked())
+	b.run("users", chromedp.Click("#nav-users", chromedp.ByQuery), chromedp.WaitVisible(vrow, chromedp.ByQuery))
+	b.screenshot("15-users")
+	b.follow("reset password", vrow+" button.reset-password", "#new-password")
+	if q := asked(); len(q) != n+1 || !strings.Contains(q[n], "new password") {
+		t.Fatalf("reset password asked %q", q[n:])
+	}
+	password := b.text("#new-password")
+	if password == "" || password == viewer.Password {
+		t.Fatalf("new password %q", password)
+	}
+	b.run("sign out", chromedp.Click("#signout", chromedp.ByQuery), chromedp.WaitVisible("#signin-form", chromedp.ByQuery))
+	b.run("viewer signs in",
+		chromedp.SendKeys("#email", "viewer@sandbox.example", chromedp.ByQuery),
+		chromedp.SendKeys("#password", password, chromedp.ByQuery),
+		chromedp.Click("#signin", chromedp.ByQuery),
+		chromedp.WaitVisible("#awaiting", chromedp.ByQuery))
+	create("RC1", "2.00")
+	for _, pg := range []struct{ path, ready string }{{"review", "#review-list"}, {"integration", "#merchant-status"}, {"webhooks", "#webhooks-failed"},
+		{"payouts/" + pa.ID, "#order-detail"}} {
+		b.run("viewer "+pg.path, chromedp.Navigate(info.Dashboard.URL+pg.path), chromedp.WaitVisible(pg.ready, chromedp.ByQuery))
+		var controls int
+		b.run("count controls", chromedp.Evaluate(`document.querySelectorAll("main button, main input:not([type=hidden]), main select").length`, &controls))
+		if controls != 0 || b.exists("#nav-users") || b.exists("#nav-audit") {
+			t.Errorf("viewer sees %d controls on %s", controls, pg.path)
+		}
+		if pg.path == "review" {
+			if !strings.Contains(b.text("#review-list"), "RC1") {
+				t.Error("viewer does not see the payout awaiting review")
+			}
+			b.screenshot("16-viewer-review")
+		}
+	}
+	b.run("sign out", chromedp.Click("#signout", chromedp.ByQuery), chromedp.WaitVisible("#signin-form", chromedp.ByQuery))
+	b.run("owner signs in",
+		chromedp.SendKeys("#email", info.Dashboard.Email, chromedp.ByQuery),
+		chromedp.SendKeys("#password", info.Dashboard.Password, chromedp.ByQuery),
+		chromedp.Click("#signin", chromedp.ByQuery),
+		chromedp.WaitVisible("#awaiting", chromedp.ByQuery),
+		chromedp.Navigate(info.Dashboard.URL+"users"), chromedp.WaitVisible(vrow, chromedp.ByQuery))
+	b.run("disable", chromedp.Click(vrow+" button.disable", chromedp.ByQuery), chromedp.WaitVisible(vrow+" button.enable", chromedp.ByQuery))
+	if n := b.text("#notice"); !strings.Contains(n, "disabled") {
+		t.Fatalf("disable notice %q", n)
+	}
+	if u, _ := sb.Service.Store.UserByEmail(ctx, "viewer@sandbox.example"); !u.Disabled {
+		t.Fatal("viewer not disabled")
+	}
+	if audit := sb.Service.Store; audit != nil {
+		es, _ := audit.Audit(ctx, cashier.AuditFilter{MerchantID: info.MerchantID})
+		var by string
+		for _, e := range es {
+			if e.Action == "user.disable" {
+				by = e.Email
+			}
+		}
+		if by != info.Dashboard.Email {
+			t.Errorf("audit names %q as who disabled the viewer", by)
+		}
+	}
+}
+
+// exists reports whether the page has an element matching sel.
+func (b *browser) exists(sel string) bool {
+	b.t.Helper()
+	var ok bool
+	b.run("look for "+sel, chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q) !== null`, sel), &ok))
+	return ok
+}
+
+// deadURL is a loopback URL nothing listens on.
+func deadURL(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/hooks"
+}
+
+// zbar decodes a PNG data URI with zbarimg, as a phone's camera would.
+func zbar(t *testing.T, dataURI string) string {
+	t.Helper()
+	b64, ok := strings.CutPrefix(dataURI, "data:image/png;base64,")
+	if !ok {
+		t.Fatalf("not a PNG data URI: %.40q", dataURI)
+	}
+	png, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "qr.png")
+	if err := os.WriteFile(f, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("zbarimg", "--quiet", "--raw", f).Output()
+	if err != nil {
+		t.Fatalf("zbarimg: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }

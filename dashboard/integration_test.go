@@ -189,6 +189,7 @@ func TestOrderSearch(t *testing.T) {
 	}
 	for q, want := range map[string]int{
 		"txId=" + o.TxID: 1, "txId=0xnothing": 0, "orderNo=ORD-One": 1, "chainId=ETH": 1, "chainId=TRON": 0,
+		"txId=" + strings.ToUpper(o.TxID): 1, "orderNo=ORD-O": 1, "orderNo=ORD": 1, "orderNo=ord-one": 0, "orderNo=ORD-One-2": 0,
 		"symbol=USDC": 0, "status=PENDING": 1, "status=SUCCESS": 0, "address=" + o.DepositAddress: 1,
 		"from=2000-01-01&to=2000-01-02": 0,
 	} {
@@ -200,6 +201,20 @@ func TestOrderSearch(t *testing.T) {
 		if st := u.getJSON("/dashboard/api/collections?"+q, nil); st != 400 {
 			t.Errorf("%s: %d, want 400", q, st)
 		}
+	}
+	// The list page: paid against due with the token; status a choice of
+	// the collection statuses.
+	res, err := u.c.Get(e.srv.URL + "/dashboard/collections?status=PENDING")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	page := string(body)
+	if !strings.Contains(page, `<td class="num paid-due">0.00 / 12.50 USDT</td>`) ||
+		!strings.Contains(page, `<option value="PENDING" selected>`) || !strings.Contains(page, `<option value="EXPIRED">`) ||
+		strings.Contains(page, `<option value="PROCESSING">`) {
+		t.Fatalf("collections page:\n%s", between(page, "<main>", "</main>"))
 	}
 }
 

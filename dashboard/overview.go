@@ -204,11 +204,22 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 			}
 		}
 	}
+	// Failing now (pending after a failed attempt) and given up, as the
+	// failing-webhooks page lists them.
 	failed, err := s.Store.Events(ctx, cashier.EventFilter{MerchantID: mid, State: cashier.EventFailed, Limit: 1000})
 	if err != nil {
 		return nil, err
 	}
+	pending, err := s.Store.Events(ctx, cashier.EventFilter{MerchantID: mid, State: cashier.EventPending, Limit: 1000})
+	if err != nil {
+		return nil, err
+	}
 	ov.FailingHooks = len(failed)
+	for _, e := range pending {
+		if e.Attempts > 0 {
+			ov.FailingHooks++
+		}
+	}
 	if ov.Gas, err = s.gasVolumes(r, mid, start); err != nil {
 		return nil, err
 	}

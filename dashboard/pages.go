@@ -5,19 +5,21 @@ import (
 	"embed"
 	"html/template"
 	"io/fs"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/qr"
 )
 
 //go:embed templates/*.html static/*
 var files embed.FS
 
 var pageNames = []string{"signin", "overview", "integration", "keys", "collections", "collection", "payouts", "payout",
-	"review", "audit", "account", "error"}
+	"review", "audit", "account", "error", "users", "userpass", "webhooks"}
 
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
@@ -40,6 +42,13 @@ var pages = func() map[string]*template.Template {
 		},
 		"list":   func(v ...string) []string { return v },
 		"amount": amountText,
+		// paid is an amount received so far: nothing is 0.
+		"paid": func(v *big.Int, decimals int) string {
+			if v == nil {
+				v = new(big.Int)
+			}
+			return cashier.FormatAmount(v, decimals)
+		},
 		"short": func(s string) string {
 			if len(s) <= 18 {
 				return s
@@ -56,18 +65,21 @@ var pages = func() map[string]*template.Template {
 
 // page is what every template gets.
 type page struct {
-	Lang       string
-	Title      string
-	Path       string // the current path with query, for forms' next
-	User       *cashier.User
-	CSRF       string
-	Notice     string
-	Error      string
-	Operator   bool
-	MerchantID string             // the merchant shown (operators choose)
-	Merchants  []cashier.Merchant // operators' merchant selector
-	Data       any
-	actor      *actor
+	Lang   string
+	Title  string
+	Path   string // the current path with query, for forms' next
+	User   *cashier.User
+	CSRF   string
+	Notice string
+	// NoticeFailed: the notice reports a failure (shown as one).
+	NoticeFailed bool
+	Error        string
+	Operator     bool
+	Sandbox      bool               // test mode: the banner
+	MerchantID   string             // the merchant shown (operators choose)
+	Merchants    []cashier.Merchant // operators' merchant selector
+	Data         any
+	actor        *actor
 }
 
 // T translates a message key.
@@ -86,13 +98,7 @@ func (p *page) Q() string {
 }
 
 func (s *Server) newPage(r *http.Request, a *actor, title string) *page {
-	p := &page{Lang: lang(r), Title: title, Path: r.URL.RequestURI(), actor: a}
-	if n := r.URL.Query().Get("notice"); n != "" {
-		p.Notice = translate(p.Lang, "notice."+n)
-		if p.Notice == "notice."+n {
-			p.Notice = "" // only known notices are shown: the URL is not a message board
-		}
-	}
+	p := &page{Lang: lang(r), Title: title, Path: nextPath(r.URL.RequestURI()), actor: a, Sandbox: s.cfg.Sandbox}
 	if a != nil {
 		p.User, p.CSRF, p.Operator = a.user, a.session.CSRF, a.operator()
 		p.MerchantID = a.user.MerchantID
@@ -164,6 +170,12 @@ func (s *Server) page(pattern, title string, h pageHandler) {
 				Secure: s.cfg.SecureCookie, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		}
 		p := s.newPage(r, a, title)
+		if f, ok := s.takeFlash(w, r, a); ok {
+			p.Notice, p.NoticeFailed = translate(p.Lang, "notice."+f.Key), f.Failed
+			if f.Detail != "" {
+				p.Notice += " " + f.Detail
+			}
+		}
 		name, err := h(w, r, a, p)
 		if err != nil {
 			s.apiError(w, r, err)
@@ -180,6 +192,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST "+Prefix+"signin", s.handleSignIn)
 	s.mux.HandleFunc("POST "+Prefix+"signout", s.handleSignOut)
 	s.apiRoutes()
+	s.userRoutes()
+	s.webhookRoutes()
 
 	s.page("GET "+Prefix+"{$}", "nav.overview", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
 		ov, err := s.overview(r, a)
@@ -237,7 +251,8 @@ func (s *Server) routes() {
 		if err != nil {
 			return "", err
 		}
-		p.Data = map[string]any{"List": os, "Total": total, "Filter": f, "Query": r.URL.Query(), "Pager": pager(r, f, total)}
+		p.Data = map[string]any{"List": os, "Total": total, "Filter": f, "Query": r.URL.Query(), "Pager": pager(r, f, total),
+			"Statuses": collectionStatuses}
 		return "collections", nil
 	})
 	s.page("GET "+Prefix+"collections/{id}", "nav.collections", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
@@ -254,7 +269,7 @@ func (s *Server) routes() {
 			return "", err
 		}
 		p.Data = map[string]any{"O": collectionJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
-			"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": payments}
+			"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": payments, "NetworkName": s.networkName(o.Chain)}
 		return "collection", nil
 	})
 	s.page("GET "+Prefix+"payouts", "nav.payouts", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
@@ -266,7 +281,8 @@ func (s *Server) routes() {
 		if err != nil {
 			return "", err
 		}
-		p.Data = map[string]any{"List": ps, "Total": total, "Filter": f, "Query": r.URL.Query(), "Pager": pager(r, f, total)}
+		p.Data = map[string]any{"List": ps, "Total": total, "Filter": f, "Query": r.URL.Query(), "Pager": pager(r, f, total),
+			"Statuses": payoutStatuses}
 		return "payouts", nil
 	})
 	s.page("GET "+Prefix+"payouts/{id}", "nav.payouts", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
@@ -279,7 +295,7 @@ func (s *Server) routes() {
 			return "", err
 		}
 		p.Data = map[string]any{"O": payoutJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
-			"AddrURL": s.explorer(o.Chain, "address", o.Recipient)}
+			"AddrURL": s.explorer(o.Chain, "address", o.Recipient), "NetworkName": s.networkName(o.Chain), "GasUnit": coinSymbol(o.Chain)}
 		return "payout", nil
 	})
 	s.page("GET "+Prefix+"review", "nav.review", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
@@ -298,7 +314,12 @@ func (s *Server) routes() {
 			if err != nil {
 				return "", err
 			}
-			p.Data = map[string]any{"Secret": TOTPSecretText(secret), "URI": TOTPURI(secret, a.user.Email)}
+			uri := TOTPURI(secret, a.user.Email)
+			img, err := qr.DataURI(uri)
+			if err != nil {
+				return "", err
+			}
+			p.Data = map[string]any{"Secret": TOTPSecretText(secret), "URI": uri, "QR": template.URL(img)}
 		}
 		return "account", nil
 	})
@@ -321,7 +342,7 @@ func (s *Server) routes() {
 		if err := s.SetTOTP(r.Context(), a, secret, in.Code); err != nil {
 			return nil, err
 		}
-		return s.done(w, r, "account.saved", map[string]any{"totp": secret != nil})
+		return s.done(w, r, a, "account.saved", map[string]any{"totp": secret != nil})
 	})
 }
 
@@ -331,7 +352,6 @@ func pager(r *http.Request, f cashier.OrderSearch, total int) map[string]string 
 	link := func(page int) string {
 		q := r.URL.Query()
 		q.Set("page", itoa(page))
-		q.Del("notice")
 		return r.URL.Path + "?" + q.Encode()
 	}
 	if f.Page > 1 {
@@ -341,4 +361,28 @@ func pager(r *http.Request, f cashier.OrderSearch, total int) map[string]string 
 		out["Next"] = link(f.Page + 1)
 	}
 	return out
+}
+
+// The status filters' choices, in each kind of order's life order.
+var (
+	collectionStatuses = []string{string(cashier.CollectionPending), string(cashier.CollectionSuccess),
+		string(cashier.CollectionExpired), string(cashier.CollectionCancelled)}
+	payoutStatuses = []string{string(cashier.PayoutPending), string(cashier.PayoutProcessing),
+		string(cashier.PayoutSuccess), string(cashier.PayoutRefuse)}
+)
+
+// networkName is the registry's name of c (Ethereum, TRON…).
+func (s *Server) networkName(c cashier.Chain) string {
+	if n, ok := s.Registry.Network(c); ok && n.NetworkName != "" {
+		return n.NetworkName
+	}
+	return string(c)
+}
+
+// coinSymbol is the network's own coin, the unit gas is paid in.
+func coinSymbol(c cashier.Chain) string {
+	if c == cashier.ChainTRON {
+		return "TRX"
+	}
+	return "ETH"
 }

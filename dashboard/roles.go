@@ -20,17 +20,18 @@ const (
 	OpNetworkState   Op = "network.state"   // put a network in or out of maintenance
 	OpOwnAccount     Op = "account.update"  // one's own second factor
 	OpReviewPolicy   Op = "review.policy"   // which payouts wait for review
+	OpUsersManage    Op = "users.manage"    // disable, enable, reset or remove accounts (owners: their merchant's)
 )
 
 // roleOps is the role → allowed operations table.
 var roleOps = map[cashier.Role][]Op{
 	cashier.RoleOwner: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpContractCreate,
-		OpEventResend, OpReview, OpAuditRead, OpOwnAccount, OpReviewPolicy},
+		OpEventResend, OpReview, OpAuditRead, OpOwnAccount, OpReviewPolicy, OpUsersManage},
 	cashier.RoleDeveloper: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpEventResend, OpOwnAccount},
 	cashier.RoleReviewer:  {OpView, OpReview, OpOwnAccount},
 	cashier.RoleViewer:    {OpView, OpOwnAccount},
 	cashier.RoleOperator: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpContractCreate,
-		OpEventResend, OpReview, OpAuditRead, OpNetworkState, OpOwnAccount, OpReviewPolicy},
+		OpEventResend, OpReview, OpAuditRead, OpNetworkState, OpOwnAccount, OpReviewPolicy, OpUsersManage},
 }
 
 // Can reports whether role may run op.

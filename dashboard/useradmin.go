@@ -84,6 +84,15 @@ type UserChange struct {
 // removed: nobody could then manage the merchant's users from the
 // dashboard. password is used by reset-password; empty: generate one.
 func ChangeUser(ctx context.Context, st cashier.AccountStore, clock cashier.Clock, email, action, password, via string) (*UserChange, error) {
+	return changeUser(ctx, st, clock, email, action, password, cashier.AuditEntry{Email: via, IP: "local"}, nil)
+}
+
+// changeUser is ChangeUser with the audit entry's author (by: user id,
+// email, IP) and a check of the user found, in the same transaction,
+// before anything changes (the dashboard's scope: an owner changes only
+// the users of its merchant).
+func changeUser(ctx context.Context, st cashier.AccountStore, clock cashier.Clock, email, action, password string,
+	by cashier.AuditEntry, allow func(u *cashier.User) error) (*UserChange, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if email == "" {
 		return nil, cashier.Errorf(cashier.EMissing, "--email is required")
@@ -104,6 +113,11 @@ func ChangeUser(ctx context.Context, st cashier.AccountStore, clock cashier.Cloc
 		u, err := tx.UserByEmail(ctx, email)
 		if err != nil {
 			return err
+		}
+		if allow != nil {
+			if err := allow(u); err != nil {
+				return err
+			}
 		}
 		detail := email
 		switch action {
@@ -140,8 +154,8 @@ func ChangeUser(ctx context.Context, st cashier.AccountStore, clock cashier.Cloc
 			}
 		}
 		out.UserInfo = userInfo(u)
-		return tx.AddAudit(ctx, &cashier.AuditEntry{At: clock.Now(), Email: via, MerchantID: u.MerchantID,
-			Action: "user." + action, Target: u.ID, Detail: detail, IP: "local"})
+		return tx.AddAudit(ctx, &cashier.AuditEntry{At: clock.Now(), UserID: by.UserID, Email: by.Email, MerchantID: u.MerchantID,
+			Action: "user." + action, Target: u.ID, Detail: detail, IP: by.IP})
 	})
 	if err != nil {
 		return nil, err

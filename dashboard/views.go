@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -88,6 +90,12 @@ func (s *Server) contractJSON(r *http.Request, k *cashier.Contract) map[string]a
 func (s *Server) explorer(c cashier.Chain, kind, id string) string {
 	n, ok := s.Registry.Network(c)
 	if !ok || n.ExplorerURL == "" || id == "" {
+		return ""
+	}
+	// The sandbox's chains are on this machine: a public explorer would
+	// show another network's transaction under the same id, or nothing.
+	// Only a local explorer is linked.
+	if s.cfg.Sandbox && !localURL(n.ExplorerURL) {
 		return ""
 	}
 	base := strings.TrimRight(n.ExplorerURL, "/")
@@ -284,4 +292,18 @@ func (s *Server) allowanceJSON(ctx context.Context, a *cashier.Allowance, t cash
 	out["approvalTx"], out["approvalBlock"], out["approvedAt"] = a.TxHash, a.Block, ms(a.BlockTime)
 	out["approvalUrl"] = s.explorer(k.Chain, "tx", a.TxHash)
 	return out
+}
+
+// localURL reports whether u's host is this machine (loopback).
+func localURL(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	h := p.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.IsLoopback()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stablecashier/cashier"
 )
@@ -296,14 +297,32 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func searchWhere(f cashier.OrderSearch, addressCols ...string) where {
+// searchWhere is the condition of an order search. The order number
+// matches as a prefix (a merchant types the start of it); the txId in any
+// letter case (explorers and wallets show hashes in either), and for a
+// collection also any payment's transaction, not only the one recorded on
+// the order (an underpaid order paid in two transfers has two).
+func searchWhere(f cashier.OrderSearch, collections bool, addressCols ...string) where {
 	var w where
 	w.eq("merchant_id", f.MerchantID)
 	w.eq("status", f.Status)
 	w.eq("chain", string(f.Chain))
 	w.eq("symbol", f.Symbol)
-	w.eq("order_no", f.OrderNo)
-	w.eq("tx_id", f.TxID)
+	if f.OrderNo != "" {
+		// substr rather than LIKE: LIKE's case rules differ between SQLite
+		// and PostgreSQL, and order numbers may hold % and _.
+		w.conds = append(w.conds, "substr(order_no, 1, ?) = ?")
+		w.args = append(w.args, utf8.RuneCountInString(f.OrderNo), f.OrderNo)
+	}
+	if f.TxID != "" {
+		tx := strings.ToLower(f.TxID)
+		if collections {
+			w.conds = append(w.conds, "(lower(tx_id) = ? OR id IN (SELECT order_id FROM payments WHERE lower(tx_hash) = ?))")
+			w.args = append(w.args, tx, tx)
+		} else {
+			w.add("lower(tx_id) = ?", tx)
+		}
+	}
 	if f.Address != "" {
 		conds := make([]string, len(addressCols))
 		for i, c := range addressCols {
@@ -324,7 +343,7 @@ func searchWhere(f cashier.OrderSearch, addressCols ...string) where {
 }
 
 func (r reader) SearchCollections(ctx context.Context, f cashier.OrderSearch) ([]cashier.CollectionOrder, int, error) {
-	w := searchWhere(f, "deposit_address", "from_address")
+	w := searchWhere(f, true, "deposit_address", "from_address")
 	out, total, err := listRows(ctx, r, "collection_orders", collectionCols, w, f.Page, f.PageSize, []cashier.CollectionOrder{}, scanCollection)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: search collection orders: %w", err)
@@ -333,7 +352,7 @@ func (r reader) SearchCollections(ctx context.Context, f cashier.OrderSearch) ([
 }
 
 func (r reader) SearchPayouts(ctx context.Context, f cashier.OrderSearch) ([]cashier.PayoutOrder, int, error) {
-	w := searchWhere(f, "recipient", "from_address")
+	w := searchWhere(f, false, "recipient", "from_address")
 	out, total, err := listRows(ctx, r, "payout_orders", payoutCols, w, f.Page, f.PageSize, []cashier.PayoutOrder{}, scanPayout)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: search payout orders: %w", err)

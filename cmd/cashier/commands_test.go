@@ -310,7 +310,27 @@ func TestDocumentedCommands(t *testing.T) {
 			t.Fatalf("serve: GET /healthz: %v %v", resp, err)
 		}
 		resp.Body.Close()
+		// A backup of the live database, restored beside its master key,
+		// is the same service's data.
+		copyDir := t.TempDir()
+		b := use(t, nil, "backup", "--data", data, "--out", filepath.Join(copyDir, "cashier.db"))
+		if b["integrity"] != "ok" || b["bytes"].(float64) <= 0 || b["masterKey"] != filepath.Join(data, "master.key") {
+			t.Fatalf("backup: %v", b)
+		}
 		srv.stop(t)
+		key, err := os.ReadFile(filepath.Join(data, "master.key"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(copyDir, "master.key"), key, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if u := use(t, nil, "user", "list", "--data", copyDir, "--merchant", m); u["total"] != float64(0) {
+			t.Fatalf("user list on the restored copy: %v", u)
+		}
+		if k, _ := json.Marshal(use(t, nil, "key", "list", "--data", copyDir)["keys"]); !strings.Contains(string(k), executor["address"].(string)) {
+			t.Fatalf("restored copy's keys: %s", k)
+		}
 	})
 
 	t.Run("sandbox data directory", func(t *testing.T) {

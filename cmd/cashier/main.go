@@ -1,5 +1,5 @@
 // Command cashier runs the stablecoin cashier and payout service and
-// provisions merchants. See README.md for the commands and settings.
+// provisions merchants. See docs/operations.md for the commands and settings.
 package main
 
 import (
@@ -70,6 +70,7 @@ commands:
   sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
   sweep native          sweep ETH/TRX sent to deposit addresses into the merchants' vaults:
                         --data DIR --chain C [--address DEPOSIT] [--wait 2m]
+  backup                copy the live SQLite database to a new file: --data DIR --out FILE
   version               the build: module version, commit, Go version
 `
 
@@ -89,6 +90,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return initCmd(ctx, rest, getenv, stdout, stderr)
 	case "version":
 		return versionCmd(rest, stdout, stderr)
+	case "backup":
+		return backupCmd(ctx, rest, getenv, stdout, stderr)
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
 	case "sandbox":

@@ -53,6 +53,31 @@ func testPaymentsAndWatcherLookups(t *testing.T) {
 	_, err = db.Payment(ctx, cashier.ChainETH, "ab01", 2)
 	wantCode(t, err, cashier.ENotFound)
 
+	// The dashboard's search: order number by prefix (exact case, % and _
+	// as themselves), txId in any case and through any payment of the order.
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.CreateCollection(ctx, Collection("co_pct", "m1", "A%_1", t0)) })
+	for _, tc := range []struct {
+		f    cashier.OrderSearch
+		want string
+	}{
+		{cashier.OrderSearch{MerchantID: "m1", OrderNo: "A"}, "co_pct,co_a"},
+		{cashier.OrderSearch{MerchantID: "m1", OrderNo: "A%"}, "co_pct"},
+		{cashier.OrderSearch{MerchantID: "m1", OrderNo: "a"}, ""},
+		{cashier.OrderSearch{MerchantID: "m1", OrderNo: "A%_1x"}, ""},
+		{cashier.OrderSearch{MerchantID: "m1", TxID: "AB01"}, "co_a"},
+		{cashier.OrderSearch{MerchantID: "m1", TxID: "ab01"}, "co_a"},
+		{cashier.OrderSearch{MerchantID: "m2", TxID: "ab01"}, ""},
+		{cashier.OrderSearch{MerchantID: "m1", TxID: "ab0"}, ""},
+	} {
+		list, _, err := db.SearchCollections(ctx, tc.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(list, func(o cashier.CollectionOrder) string { return o.ID }); got != tc.want {
+			t.Errorf("search %+v: %q, want %q", tc.f, got, tc.want)
+		}
+	}
+
 	os, err := db.CollectionsByAddress(ctx, cashier.ChainTRON, []string{b.DepositAddress, "Tnobody"})
 	if err != nil || len(os) != 1 || os[0].ID != "co_b" {
 		t.Fatalf("by address %v %v", os, err)
