@@ -40,9 +40,10 @@ window.handle = Cashier.init(document.getElementById("pay"), opts);
 </script></body></html>`
 
 type sdkBrowser struct {
-	t   *testing.T
-	ctx context.Context
-	dir string
+	t        *testing.T
+	ctx      context.Context
+	dir      string
+	frameSel string // the SDK's iframe; "#pay iframe" when empty
 }
 
 func (b *sdkBrowser) run(what string, actions ...chromedp.Action) {
@@ -71,7 +72,11 @@ func (b *sdkBrowser) frameState() string {
 	b.t.Helper()
 	var st string
 	var ok bool
-	b.inFrame("#pay iframe", func(n *cdp.Node) chromedp.Action {
+	sel := b.frameSel
+	if sel == "" {
+		sel = "#pay iframe"
+	}
+	b.inFrame(sel, func(n *cdp.Node) chromedp.Action {
 		return chromedp.AttributeValue("#cashier", "data-state", &st, &ok, chromedp.ByQuery, chromedp.FromNode(n))
 	})
 	return st
@@ -286,10 +291,24 @@ func TestSDKInBrowser(t *testing.T) {
 			t.Fatal("no order in the three-step page")
 		}
 	}
+	// No chainId: the customer chooses the network first; no address
+	// before that.
+	b.frameSel = "#cashier-container iframe"
+	b.waitFrame(pageChoose)
+	b.shot("sdk-three-step-choose-en-light-desktop", 1280, 900)
+	if o := order(orderNo); o.address != "" {
+		t.Fatalf("an address before the choice: %+v", o)
+	}
+	if !b.inFrame("#cashier-container iframe", func(n *cdp.Node) chromedp.Action {
+		return chromedp.Click(`#choose .choice[data-chain="TRON"]`, chromedp.ByQuery, chromedp.FromNode(n))
+	}) {
+		t.Fatal("could not choose TRON in the iframe")
+	}
+	b.waitFrame(pageWaiting)
 	b.shot("sdk-three-step-en-light-desktop", 1280, 900)
 	tp := order(orderNo)
 	o, _ := e.store.Collection(ctx, tp.id)
-	if o.Chain != cashier.ChainTRON || o.Origin != shopURL || cashier.FormatAmount(o.Amount, o.Decimals) != "100.00" {
+	if o.Chain != cashier.ChainTRON || o.Origin != shopURL || cashier.FormatAmount(o.Amount, o.Decimals) != "100.00" || o.DepositAddress == "" || o.Choose != "chain" {
 		t.Fatalf("three-step order: %+v", o)
 	}
 	// Paid on TRON: the stand-in records of the env's store.

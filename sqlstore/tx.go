@@ -92,7 +92,7 @@ func collectionArgs(o *cashier.CollectionOrder) ([]any, error) {
 	}
 	return []any{o.ID, o.MerchantID, o.CashierID, o.OrderNo, o.CustNo, o.Chain, o.Symbol, o.Decimals,
 		amount, paid, o.DepositAddress, o.RedirectURL, o.Status, o.TxID, o.FromAddress,
-		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime), o.Origin}, nil
+		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime), o.Origin, o.Choose}, nil
 }
 
 func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) error {
@@ -123,9 +123,9 @@ func (t *tx) UpdateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	if err != nil {
 		return err
 	}
-	// SET takes every column but id, version and origin (set once, at
-	// creation); WHERE takes id and version.
-	args = args[:len(args)-1]
+	// SET takes every column but id, version, origin and choose (set once,
+	// at creation); WHERE takes id and version.
+	args = args[:len(args)-2]
 	payTime := args[len(args)-1]
 	args = append(args[1:len(args)-2:len(args)-2], payTime, o.ID, o.Version)
 	res, err := t.tx.ExecContext(ctx, `UPDATE collection_orders SET
