@@ -70,15 +70,7 @@ func TestPageStatesScreenshots(t *testing.T) {
 	}
 	add("choose", pageChoose, &pageOrder{no: "SHOT-CHOOSE", id: ch.body.Data.OrderID, payURL: ch.body.Data.PayURL})
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(browserDir(t)), chromedp.Flag("disable-sync", true))
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(string, ...any) {}))
-	defer cancelBrowser()
-	if err := chromedp.Run(bctx); err != nil {
-		t.Fatal(err)
-	}
-	b := &sdkBrowser{t: t, ctx: bctx, dir: dir}
+	b := newSDKBrowser(t, dir)
 	shootAll := func(cases []shotCase) {
 		for _, c := range cases {
 			for _, theme := range []string{"light", "dark"} {

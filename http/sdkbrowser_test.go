@@ -2,7 +2,6 @@ package http
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,11 +13,10 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/http/pagetest"
 	"github.com/stablecashier/cashier/orders"
 )
 
@@ -39,90 +37,39 @@ if (q.get("orderNo")) opts.orderNo = q.get("orderNo");
 window.handle = Cashier.init(document.getElementById("pay"), opts);
 </script></body></html>`
 
+// sdkBrowser is the shared page driver (pagetest) with the iframe of the
+// merchant page at frameSel ("#pay iframe" when empty).
 type sdkBrowser struct {
-	t        *testing.T
-	ctx      context.Context
-	dir      string
-	frameSel string // the SDK's iframe; "#pay iframe" when empty
+	*pagetest.Browser
+	frameSel string
 }
 
-func (b *sdkBrowser) run(what string, actions ...chromedp.Action) {
-	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Run(ctx, actions...); err != nil {
-		b.t.Fatalf("%s: %v", what, err)
+func newSDKBrowser(t *testing.T, dir string, opts ...chromedp.ExecAllocatorOption) *sdkBrowser {
+	return &sdkBrowser{Browser: pagetest.Start(t, dir, opts...)}
+}
+
+func (b *sdkBrowser) frame() string {
+	if b.frameSel == "" {
+		return "#pay iframe"
 	}
+	return b.frameSel
 }
 
-// inFrame runs actions on the document inside the iframe at sel, with a
-// short deadline: while the iframe still holds its first, empty document
-// the query cannot succeed, and the caller asks again.
+func (b *sdkBrowser) run(what string, actions ...chromedp.Action) { b.T.Helper(); b.Run(what, actions...) }
+
 func (b *sdkBrowser) inFrame(sel string, act func(*cdp.Node) chromedp.Action) bool {
-	b.t.Helper()
-	var frames []*cdp.Node
-	b.run("find the iframe", chromedp.Nodes(sel, &frames, chromedp.ByQuery))
-	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
-	defer cancel()
-	return chromedp.Run(ctx, act(frames[0])) == nil
+	b.T.Helper()
+	return b.InFrame(sel, act)
 }
 
-// frameState is the data-state of the cashier page inside the iframe.
-func (b *sdkBrowser) frameState() string {
-	b.t.Helper()
-	var st string
-	var ok bool
-	sel := b.frameSel
-	if sel == "" {
-		sel = "#pay iframe"
-	}
-	b.inFrame(sel, func(n *cdp.Node) chromedp.Action {
-		return chromedp.AttributeValue("#cashier", "data-state", &st, &ok, chromedp.ByQuery, chromedp.FromNode(n))
-	})
-	return st
-}
+func (b *sdkBrowser) frameState() string { b.T.Helper(); return b.FrameState(b.frame()) }
 
-func (b *sdkBrowser) waitFrame(want string) {
-	b.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if st := b.frameState(); st == want {
-			return
-		} else if time.Now().After(deadline) {
-			b.t.Fatalf("iframe state %q, want %q", st, want)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
+func (b *sdkBrowser) waitFrame(want string) { b.T.Helper(); b.WaitFrame(b.frame(), want, 20*time.Second) }
 
 // results waits for n callback results and returns them as JSON text.
-func (b *sdkBrowser) results(n int) string {
-	b.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		// One evaluation: a callback may arrive between two.
-		var got string
-		b.run("read results", chromedp.Evaluate(`JSON.stringify(window.results || [])`, &got))
-		var list []json.RawMessage
-		json.Unmarshal([]byte(got), &list)
-		if len(list) >= n {
-			return got
-		}
-		if time.Now().After(deadline) {
-			b.t.Fatalf("callback results %s, want %d", got, n)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
+func (b *sdkBrowser) results(n int) string { b.T.Helper(); return b.Results(n, 20*time.Second) }
 
-func (b *sdkBrowser) shot(name string, w, h int64) {
-	b.t.Helper()
-	var png []byte
-	b.run("screenshot "+name, chromedp.EmulateViewport(w, h), chromedp.Sleep(300*time.Millisecond), chromedp.FullScreenshot(&png, 100))
-	if err := os.WriteFile(filepath.Join(b.dir, name+".png"), png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-}
+func (b *sdkBrowser) shot(name string, w, h int64) { b.T.Helper(); b.Shot(name, w, h) }
 
 // The widget SDK in a real browser: a merchant page on another origin
 // includes the script and calls init; the cashier opens in an iframe; the
@@ -163,44 +110,7 @@ func TestSDKInBrowser(t *testing.T) {
 	shopURL := shop.URL
 	e.allowOrigins(t, shopURL)
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(browserDir(t)),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 900))
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(f string, a ...any) {
-		if !strings.Contains(fmt.Sprintf(f, a...), "could not unmarshal event") {
-			t.Logf(f, a...)
-		}
-	}))
-	defer cancelBrowser()
-	var logs []string
-	chromedp.ListenTarget(bctx, func(ev any) {
-		switch ev := ev.(type) {
-		case *cdppage.EventJavascriptDialogOpening:
-			go chromedp.Run(bctx, cdppage.HandleJavaScriptDialog(true)) // "cancel this payment?": yes
-		case *runtime.EventConsoleAPICalled:
-			var parts []string
-			for _, a := range ev.Args {
-				parts = append(parts, strings.Trim(string(a.Value), `"`))
-			}
-			mu.Lock()
-			logs = append(logs, strings.Join(parts, " "))
-			mu.Unlock()
-		}
-	})
-	b := &sdkBrowser{t: t, ctx: bctx, dir: dir}
-	t.Cleanup(func() {
-		if t.Failed() {
-			mu.Lock()
-			t.Logf("console:\n%s", strings.Join(logs, "\n"))
-			mu.Unlock()
-		}
-	})
-	if err := chromedp.Run(bctx); err != nil { // the browser starts with bctx, not with a step's deadline
-		t.Fatal(err)
-	}
+	b := newSDKBrowser(t, dir)
 
 	order := func(no string) *pageOrder {
 		t.Helper()
@@ -324,9 +234,7 @@ func TestSDKInBrowser(t *testing.T) {
 	}
 	deadline = time.Now().Add(20 * time.Second)
 	for {
-		mu.Lock()
-		done := strings.Join(logs, "\n")
-		mu.Unlock()
+		done := b.Console()
 		if strings.Contains(done, "Payment completed:") && strings.Contains(done, orderNo) && strings.Contains(done, tr.Transfer.TxHash) {
 			break
 		}

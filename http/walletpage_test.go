@@ -54,16 +54,7 @@ func TestConnectWalletOnPage(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(browserDir(t)),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-sync", true), chromedp.WindowSize(375, 812))
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(string, ...any) {}))
-	defer cancelBrowser()
-	if err := chromedp.Run(bctx); err != nil {
-		t.Fatal(err)
-	}
-	b := &sdkBrowser{t: t, ctx: bctx, dir: dir}
+	b := newSDKBrowser(t, dir, chromedp.WindowSize(375, 812))
 	b.run("inject the wallets", chromedp.ActionFunc(func(ctx context.Context) error {
 		_, err := cdppage.AddScriptToEvaluateOnNewDocument(injectedWallets).Do(ctx)
 		return err

@@ -46,8 +46,9 @@ func Chromium() string {
 
 // Start starts a browser whose screenshots go to dir; it closes with the
 // test. Dialogs (the page's "cancel this payment?") are accepted, and the
-// console is kept for a failing test's log.
-func Start(t testing.TB, dir string) *Browser {
+// console is kept for a failing test's log. opts add to (or override) the
+// browser's flags, such as its window size.
+func Start(t testing.TB, dir string, opts ...chromedp.ExecAllocatorOption) *Browser {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -56,10 +57,11 @@ func Start(t testing.TB, dir string) *Browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(Chromium()), chromedp.Headless,
+	flags := append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(Chromium()), chromedp.Headless,
 		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(profile),
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1280, 900))
+		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1280, 900)}, opts...)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), flags...)
 	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithErrorf(func(string, ...any) {}))
 	b := &Browser{T: t, Ctx: ctx, Dir: dir}
 	t.Cleanup(func() {
