@@ -55,7 +55,10 @@ func (b *sdkBrowser) frame() string {
 	return b.frameSel
 }
 
-func (b *sdkBrowser) run(what string, actions ...chromedp.Action) { b.T.Helper(); b.Run(what, actions...) }
+func (b *sdkBrowser) run(what string, actions ...chromedp.Action) {
+	b.T.Helper()
+	b.Run(what, actions...)
+}
 
 func (b *sdkBrowser) inFrame(sel string, act func(*cdp.Node) chromedp.Action) bool {
 	b.T.Helper()
@@ -64,7 +67,10 @@ func (b *sdkBrowser) inFrame(sel string, act func(*cdp.Node) chromedp.Action) bo
 
 func (b *sdkBrowser) frameState() string { b.T.Helper(); return b.FrameState(b.frame()) }
 
-func (b *sdkBrowser) waitFrame(want string) { b.T.Helper(); b.WaitFrame(b.frame(), want, 20*time.Second) }
+func (b *sdkBrowser) waitFrame(want string) {
+	b.T.Helper()
+	b.WaitFrame(b.frame(), want, 20*time.Second)
+}
 
 // results waits for n callback results and returns them as JSON text.
 func (b *sdkBrowser) results(n int) string { b.T.Helper(); return b.Results(n, 20*time.Second) }

@@ -132,6 +132,24 @@ func TestConnectWalletOnPage(t *testing.T) {
 		t.Fatalf("scan instead: wallet hidden %v, QR shown %v", walletHidden, qrShown)
 	}
 
+	// hidePaymentMethods: without scanning the wallet alone shows (the QR
+	// code hidden, no "Scan instead"); without the wallet, scanning alone.
+	po3 := e.pageOrder(t, "WAL-3", "5", "")
+	visible := func(id string) bool {
+		var v bool
+		b.run("visible "+id, chromedp.Evaluate(fmt.Sprintf(`(function (e) { return !!e && !e.hidden && getComputedStyle(e).display !== "none"; })(document.getElementById(%q))`, id), &v))
+		return v
+	}
+	b.run("open", chromedp.Navigate(po3.payURL+"?hide=scan"), chromedp.WaitVisible("#connect", chromedp.ByQuery))
+	if m := attr("data-method"); m != "connect_wallet" || visible("qr") || visible("scan-instead") || !visible("connect") {
+		t.Fatalf("hide=scan: method %q, qr %v, scan instead %v", m, visible("qr"), visible("scan-instead"))
+	}
+	b.run("open", chromedp.Navigate(po3.payURL+"?hide=connect_wallet"), chromedp.WaitVisible("#qr", chromedp.ByQuery))
+	waitAttr("data-method", "scan")
+	if visible("wallet") || visible("use-wallet") {
+		t.Fatal("hide=connect_wallet: the wallet still shows")
+	}
+
 	// TRON through tronWeb.
 	tron, err := e.cli.CreateCollection(ctx, clientCollection("WAL-TRON", "7.5", "TRON"))
 	if err != nil {

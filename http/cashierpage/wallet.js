@@ -17,6 +17,10 @@
   // wallet behind a link; "connect_wallet" (with a wallet present) puts
   // the wallet first and the QR code behind "Scan instead".
   var method = query.get("method") || "";
+  // hidePaymentMethods ["scan"] hides the QR code while a wallet can pay;
+  // without a wallet scanning stays, the only way left.
+  if (hidden.indexOf("scan") >= 0 && hidden.indexOf("connect_wallet") < 0) method = "connect_wallet";
+  var noScan = hidden.indexOf("scan") >= 0;
   var walletShown = method !== "scan";
 
   function t(key, vars) { return window.CashierText ? window.CashierText(key, vars) : key; }
@@ -51,7 +55,7 @@
     say(key, { message: msg }, true);
     root.setAttribute("data-wallet", key);
     $("connect").hidden = false;
-    $("scan-instead").hidden = false;
+    $("scan-instead").hidden = false; // a failing wallet always leaves a way to pay
   }
 
   function sent(hash) {
@@ -140,7 +144,7 @@
       $("use-wallet").hidden = !(can && !walletShown);
       var first = can && walletShown && method === "connect_wallet";
       $("pay-box").classList.toggle("method-wallet", first);
-      if (first && !busy && sentFor === null) $("scan-instead").hidden = false;
+      if (first && !busy && sentFor === null) $("scan-instead").hidden = noScan;
       root.setAttribute("data-method", !can ? "scan" : walletShown ? (first ? "connect_wallet" : "both") : "scan");
     }
   };
