@@ -27,7 +27,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-choose-url="{{.ChooseURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}" data-rpc-url="{{.RPCURL}}"{{if .ParentOrigin}} data-parent-origin="{{.ParentOrigin}}"{{end}}>
 <header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>{{t $l "lang.switch" nil}}</button></header>
 <section class="amount"><div class="label" id="amount-label" data-i18n="{{.AmountLabel}}">{{t $l .AmountLabel nil}}</div>
-<div class="sum"><span id="amount">{{.Shown}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
+<div class="sum"><span id="amount">{{.Shown}}</span> <span id="symbol"{{if .TokenOpen}} hidden{{end}}>{{.St.Symbol}}</span></div>
 <div id="amount-of" class="of"{{if eq .AmountLabel "pay"}} hidden{{end}}>{{t $l "amount.of" .Vars}}</div>
 <div class="net"{{if .St.Choosing}} hidden{{end}}><span data-i18n="network">{{t $l "network" nil}}</span>: <strong>{{.Network}}</strong></div></section>
 <section id="state" class="state state-{{.St.State}}{{if .St.Note}} note-{{.St.Note}}{{end}}" aria-live="polite">
@@ -179,6 +179,7 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		QR, WalletURL                                            template.URL
 		ParentOrigin                                             string
 		Back, Progress                                           bool
+		TokenOpen                                                bool // choosing, the token too: no symbol yet
 		EVMChainID                                               int64
 		Decimals                                                 int
 		Vars                                                     map[string]string
@@ -191,6 +192,7 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		Back:         st.BackURL != "" && pageFinal(st.State),
 		Progress:     !st.Payable && (st.State == pageSeen || st.State == pageConfirming),
 		ParentOrigin: s.frameOrigin(r, o),
+		TokenOpen:    st.Choosing && o.MayChoose(cashier.ChooseToken),
 	}
 	data.AmountLabel, data.Shown = "pay", st.Amount
 	if st.Payable {
