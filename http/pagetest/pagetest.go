@@ -159,6 +159,21 @@ func (b *Browser) AttrInFrame(sel, target, attr string) string {
 	return s
 }
 
+// WaitAttrInFrame waits up to d for an attribute of target inside the
+// iframe at sel to be want.
+func (b *Browser) WaitAttrInFrame(sel, target, attr, want string, d time.Duration) {
+	b.T.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		if got := b.AttrInFrame(sel, target, attr); got == want {
+			return
+		} else if time.Now().After(deadline) {
+			b.T.Fatalf("%s %s in %s: %q, want %q", target, attr, sel, got, want)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // FrameState is the data-state of the cashier page inside the iframe at sel.
 func (b *Browser) FrameState(sel string) string {
 	b.T.Helper()
