@@ -2,6 +2,7 @@ package cashier
 
 import (
 	"math/big"
+	"strings"
 	"time"
 )
 
@@ -40,10 +41,38 @@ type CollectionOrder struct {
 	// status and paid amount are never reversed because of it; webhooks
 	// carry chainAlert "REORGED" (docs/webhooks.md).
 	ReorgedAt time.Time
+
+	// Choose is what the customer may choose on the payment page: "" for
+	// an order whose network and token were fixed at creation, else
+	// ChooseChain, ChooseToken or both ("chain,token"). Set once, at
+	// creation. Until the customer chooses, Chain and Symbol are the
+	// preselected ones and DepositAddress is "".
+	Choose string
 }
+
+// What a customer may choose (CollectionOrder.Choose).
+const (
+	ChooseChain = "chain"
+	ChooseToken = "token"
+)
 
 // BrowserCreated reports whether the order was created from a browser.
 func (o *CollectionOrder) BrowserCreated() bool { return o.Origin != "" }
+
+// MayChoose reports whether the customer may choose what (ChooseChain or
+// ChooseToken) for o.
+func (o *CollectionOrder) MayChoose(what string) bool {
+	for _, c := range strings.Split(o.Choose, ",") {
+		if c == what {
+			return true
+		}
+	}
+	return false
+}
+
+// Unchosen reports whether o waits for the customer's choice of network
+// and token: no deposit address is given out before it.
+func (o *CollectionOrder) Unchosen() bool { return o.Choose != "" && o.DepositAddress == "" }
 
 // PayoutType is the funding mode of a payout order.
 type PayoutType int

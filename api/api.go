@@ -160,6 +160,13 @@ type Collection struct {
 	// merchant's page (Origin is that page's origin), "api" otherwise.
 	CreatedBy string `json:"createdBy"`
 	Origin    string `json:"origin"`
+
+	// NetworkChoice is "open" while the customer of a browser-created
+	// order has yet to choose its network and token (chainId and symbol
+	// are then the preselected ones, and depositAddress is empty),
+	// "chosen" once chosen; absent for orders whose network and token
+	// were fixed at creation.
+	NetworkChoice string `json:"networkChoice,omitempty"`
 }
 
 // CollectionPayment is one token transfer received at an order's deposit

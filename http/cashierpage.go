@@ -82,6 +82,7 @@ const (
 	pageExpired    = "expired"    // time ran out with nothing (more) received
 	pageLate       = "late"       // a payment arrived after the time ran out
 	pageCancelled  = "cancelled"  // CANCELLED
+	pageChoose     = "choose"     // the customer has yet to choose the network and token
 )
 
 // pageStatus is the JSON of the page's status endpoint: what the page
@@ -115,6 +116,12 @@ type pageStatus struct {
 	TitleKey  string `json:"titleKey"`            // the texts (cashierpage/i18n.json) of the state
 	DetailKey string `json:"detailKey"`
 	BackURL   string `json:"backUrl,omitempty"` // where final states link back to the merchant
+
+	// Choosing: the order waits for the customer's choice of network and
+	// token (no deposit address yet); CanChange: chosen, and still
+	// changeable (nothing seen).
+	Choosing  bool `json:"choosing,omitempty"`
+	CanChange bool `json:"canChange,omitempty"`
 }
 
 type pagePayment struct {
@@ -209,6 +216,8 @@ func pageStatusOf(o *cashier.CollectionOrder, ps []cashier.Payment, head, requir
 		st.State, late = pageLate, true
 	case expired:
 		st.State = pageExpired
+	case o.Unchosen() && len(ps) == 0:
+		st.State, st.Choosing = pageChoose, true
 	case onItsWay && conf == 0:
 		st.State = pageSeen
 	case onItsWay:
@@ -234,6 +243,7 @@ func pageStatusOf(o *cashier.CollectionOrder, ps []cashier.Payment, head, requir
 	// The customer may cancel only while nothing is on its way (the
 	// orders service refuses it then too).
 	st.CanCancel = o.Status == cashier.CollectionPending && !expired && len(activePayments(ps)) == 0
+	st.CanChange = o.Choose != "" && !o.Unchosen() && st.State == pageWaiting && len(ps) == 0
 	return st
 }
 

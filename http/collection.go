@@ -21,8 +21,19 @@ func (s *server) newCollectionDetail(r *http.Request, o *cashier.CollectionOrder
 		Symbol: o.Symbol, ChainID: string(o.Chain), Status: string(o.Status), TxID: o.TxID,
 		DepositAddress: o.DepositAddress, PayURL: s.payURL(r, o),
 		ExpireTime: cashier.Millis(o.ExpireAt), CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
-		CreatedBy: createdBy(o), Origin: o.Origin,
+		CreatedBy: createdBy(o), Origin: o.Origin, NetworkChoice: networkChoice(o),
 	}
+}
+
+// networkChoice is the detail's networkChoice of o.
+func networkChoice(o *cashier.CollectionOrder) string {
+	switch {
+	case o.Choose == "":
+		return ""
+	case o.Unchosen():
+		return "open"
+	}
+	return "chosen"
 }
 
 // createdBy is "browser" for an order of the widget SDK, else "api".

@@ -2,6 +2,7 @@ package http
 
 import (
 	"bytes"
+	"encoding/json"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sign"
 )
 
@@ -22,21 +24,26 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <title>{{.Title}}</title><link rel="stylesheet" href="/assets/cashier.css"></head><body{{if .Theme}} class="theme-{{.Theme}}"{{end}}>{{end}}
 
 {{define "pay"}}{{template "head" .Head}}{{$l := .L}}
-<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}" data-rpc-url="{{.RPCURL}}"{{if .ParentOrigin}} data-parent-origin="{{.ParentOrigin}}"{{end}}>
+<main id="cashier" class="card" data-status-url="{{.StatusURL}}" data-cancel-url="{{.CancelURL}}" data-choose-url="{{.ChooseURL}}" data-network="{{.Network}}" data-status="{{.St.Status}}" data-state="{{.St.State}}" data-note="{{.St.Note}}" data-lang="{{$l}}" data-chain="{{.Chain}}" data-evm-chain-id="{{.EVMChainID}}" data-token="{{.TokenContract}}" data-decimals="{{.Decimals}}" data-address="{{.Address}}" data-rpc-url="{{.RPCURL}}"{{if .ParentOrigin}} data-parent-origin="{{.ParentOrigin}}"{{end}}>
 <header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>{{t $l "lang.switch" nil}}</button></header>
 <section class="amount"><div class="label" id="amount-label" data-i18n="{{.AmountLabel}}">{{t $l .AmountLabel nil}}</div>
-<div class="sum"><span id="amount">{{.Shown}}</span> <span id="symbol">{{.St.Symbol}}</span></div>
+<div class="sum"><span id="amount">{{.Shown}}</span> <span id="symbol"{{if .TokenOpen}} hidden{{end}}>{{.St.Symbol}}</span></div>
 <div id="amount-of" class="of"{{if eq .AmountLabel "pay"}} hidden{{end}}>{{t $l "amount.of" .Vars}}</div>
-<div class="net"><span data-i18n="network">{{t $l "network" nil}}</span>: <strong>{{.Network}}</strong></div></section>
+<div class="net"{{if .St.Choosing}} hidden{{end}}><span data-i18n="network">{{t $l "network" nil}}</span>: <strong>{{.Network}}</strong></div></section>
 <section id="state" class="state state-{{.St.State}}{{if .St.Note}} note-{{.St.Note}}{{end}}" aria-live="polite">
 <div id="state-title" class="state-title">{{.TitleText}}</div><div id="state-detail">{{.Detail}}</div>
 <progress id="progress" class="progress" max="{{.St.Required}}" value="{{.St.Confirmations}}"{{if not .Progress}} hidden{{end}}></progress>
-<div id="countdown" class="countdown"{{if ne .St.State "waiting"}}{{if ne .St.State "underpaid"}} hidden{{end}}{{end}} data-expire="{{.St.ExpireTime}}" data-server-time="{{.St.ServerTime}}">{{.Expires}}</div>
+<div id="countdown" class="countdown"{{if ne .St.State "waiting"}}{{if ne .St.State "underpaid"}}{{if ne .St.State "choose"}} hidden{{end}}{{end}}{{end}} data-expire="{{.St.ExpireTime}}" data-server-time="{{.St.ServerTime}}">{{.Expires}}</div>
 </section>
+{{if .Options}}<section id="choose" class="choose"{{if not .St.Choosing}} hidden{{end}}><ul id="choose-list">{{range .Options}}
+<li><button type="button" class="choice{{if .Current}} current{{end}}" data-chain="{{.Chain}}" data-symbol="{{.Symbol}}" data-network="{{.NetworkName}}" data-fee="{{.Fee}}" data-fee-symbol="{{.FeeSymbol}}" data-min="{{.MinAmount}}">
+<strong class="choice-name">{{t $l "choose.option" .Vars}}</strong><span class="choice-fee">{{t $l "choose.fee" .Vars}}</span></button></li>{{end}}
+</ul></section>{{end}}
 <section id="pay-box" class="pay-box"{{if not .St.Payable}} hidden{{end}}>
 <img id="qr" class="qr" src="{{.QR}}" alt="{{t $l "qr.alt" nil}}" data-i18n-alt="qr.alt"{{if not .QR}} hidden{{end}}><div class="hint" data-i18n="qr">{{t $l "qr" nil}}</div>
 <div id="wallet" class="wallet" hidden><button type="button" id="connect" class="primary" data-i18n="wallet.connect">{{t $l "wallet.connect" nil}}</button>
 <div id="wallet-status" class="hash" hidden></div><button type="button" id="scan-instead" data-i18n="wallet.scan" hidden>{{t $l "wallet.scan" nil}}</button></div>
+<button type="button" id="use-wallet" class="link" data-i18n="wallet.use" hidden>{{t $l "wallet.use" nil}}</button>
 <a id="open-wallet" class="open-wallet" href="{{.WalletURL}}" data-i18n="open.wallet"{{if not .WalletURL}} hidden{{end}}>{{t $l "open.wallet" nil}}</a>
 <div class="label" data-i18n="address">{{t $l "address" nil}}</div>
 <div class="address-row"><code id="address" class="address">{{.Address}}</code><button type="button" id="copy" class="copy" data-i18n="copy" hidden>{{t $l "copy" nil}}</button></div>
@@ -46,6 +53,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <ul id="payment-list">{{range .St.Payments}}<li><code>{{.TxID}}</code> {{.Amount}} {{.Symbol}} {{.Status}}</li>{{end}}</ul></section>
 <div id="message" class="message" hidden></div>
 <div class="actions">
+<button type="button" id="change" class="change" data-i18n="choose.change"{{if not .St.CanChange}} hidden{{end}}>{{t $l "choose.change" nil}}</button>
 <button type="button" id="cancel" class="cancel" data-i18n="cancel" hidden>{{t $l "cancel" nil}}</button>
 <a id="back" class="back" href="{{.St.BackURL}}" rel="noreferrer"{{if .ParentOrigin}} target="_top"{{end}} data-i18n="back"{{if not .Back}} hidden{{end}}>{{t $l "back" nil}}</a>
 </div>
@@ -165,10 +173,13 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		St                                                       *pageStatus
 		L, Network, Address, Expires, OrderNo, TokenContract     string
 		Merchant, TitleText, Detail, StatusURL, CancelURL, Chain string
+		ChooseURL                                                string
+		Options                                                  []pageOption
 		AmountLabel, Shown, RPCURL                               string
 		QR, WalletURL                                            template.URL
 		ParentOrigin                                             string
 		Back, Progress                                           bool
+		TokenOpen                                                bool // choosing, the token too: no symbol yet
 		EVMChainID                                               int64
 		Decimals                                                 int
 		Vars                                                     map[string]string
@@ -177,10 +188,11 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 		Head: pageHead{Lang: htmlLang(lang), Title: pageText(lang, "title", nil), Theme: pageTheme(r)},
 		St:   st, L: lang, Address: o.DepositAddress, Expires: o.ExpireAt.UTC().Format(time.RFC1123), OrderNo: o.OrderNo,
 		Network: string(o.Chain), Chain: string(o.Chain), Decimals: o.Decimals,
-		StatusURL: "/pay/" + o.ID + "/status", CancelURL: "/pay/" + o.ID + "/cancel",
+		StatusURL: "/pay/" + o.ID + "/status", CancelURL: "/pay/" + o.ID + "/cancel", ChooseURL: "/pay/" + o.ID + "/choose",
 		Back:         st.BackURL != "" && pageFinal(st.State),
 		Progress:     !st.Payable && (st.State == pageSeen || st.State == pageConfirming),
 		ParentOrigin: s.frameOrigin(r, o),
+		TokenOpen:    st.Choosing && o.MayChoose(cashier.ChooseToken),
 	}
 	data.AmountLabel, data.Shown = "pay", st.Amount
 	if st.Payable {
@@ -202,6 +214,14 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 	}
 	data.Vars = map[string]string{"amount": st.Amount, "symbol": st.Symbol, "network": data.Network, "paid": st.PaidAmount,
 		"remaining": st.Remaining, "due": st.Due, "n": strconv.FormatUint(st.Confirmations, 10), "N": strconv.FormatUint(st.Required, 10)}
+	if st.Choosing || st.CanChange {
+		if m, err := s.store.Merchant(r.Context(), o.MerchantID); err == nil {
+			for _, opt := range s.svc.NetworkOptions(r.Context(), m, o) {
+				data.Options = append(data.Options, pageOption{NetworkOption: opt, Current: !st.Choosing && opt.Chain == o.Chain && opt.Symbol == o.Symbol,
+					Vars: map[string]string{"symbol": opt.Symbol, "network": opt.NetworkName, "fee": opt.Fee, "feeSymbol": opt.FeeSymbol, "min": opt.MinAmount}})
+			}
+		}
+	}
 	data.TitleText = pageText(lang, st.TitleKey, data.Vars)
 	data.Detail = pageText(lang, st.DetailKey, data.Vars)
 	// A JSON data block, never run: html/template writes it as JSON with
@@ -210,6 +230,40 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 	data.QR = template.URL(st.QR)               // generated here: a data:image/png URI
 	data.WalletURL = template.URL(st.WalletURL) // generated here: ethereum: or tronlinkoutside: link
 	s.renderFramed(w, http.StatusOK, "pay", data, data.ParentOrigin)
+	return nil
+}
+
+// pageOption is one network and token the customer may choose.
+type pageOption struct {
+	orders.NetworkOption
+	Current bool // the order's present choice
+	Vars    map[string]string
+}
+
+// handlePayChoose is the page's choice of network and token (JSON
+// {"chainId","symbol"}), for an order that leaves it to the customer;
+// refused once a payment is seen.
+func (s *server) handlePayChoose(w http.ResponseWriter, r *http.Request, _ *call) error {
+	id := r.PathValue("orderId")
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writePageJSON(w, r, nil, err)
+		return nil
+	}
+	var req struct{ ChainID, Symbol string }
+	if err := json.Unmarshal(body, &req); err != nil || req.ChainID == "" || req.Symbol == "" {
+		s.writePageJSON(w, r, nil, cashier.Errorf(cashier.EInvalid, "the choice must be JSON with chainId and symbol"))
+		return nil
+	}
+	if _, err := s.svc.ChooseNetwork(r.Context(), id, req.ChainID, req.Symbol); err != nil {
+		if cashier.ErrorCode(err) == cashier.ENotFound {
+			err = cashier.Errorf(cashier.ENotFound, "payment %s does not exist", id)
+		}
+		s.writePageJSON(w, r, nil, err)
+		return nil
+	}
+	_, st, err := s.orderPageStatus(r, id)
+	s.writePageJSON(w, r, st, err)
 	return nil
 }
 

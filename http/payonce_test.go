@@ -2,45 +2,19 @@ package http
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/http/pagetest"
 )
 
 // zbarDecode reads a PNG data URI back with zbar, an independent decoder.
-func zbarDecode(t *testing.T, dataURI string) string {
-	t.Helper()
-	zbar, err := exec.LookPath("zbarimg")
-	if err != nil {
-		t.Fatal("the tests need zbarimg: apt-get install -y zbar-tools")
-	}
-	b64, ok := strings.CutPrefix(dataURI, "data:image/png;base64,")
-	if !ok {
-		t.Fatalf("not a PNG data URI: %.40q", dataURI)
-	}
-	raw, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := filepath.Join(t.TempDir(), "qr.png")
-	if err := os.WriteFile(f, raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", f).Output()
-	if err != nil {
-		t.Fatalf("zbarimg: %v", err)
-	}
-	return strings.TrimSpace(string(out))
-}
+func zbarDecode(t *testing.T, dataURI string) string { return pagetest.Zbar(t, dataURI) }
 
 func (e *env) pageStatusOfOrder(t *testing.T, po *pageOrder) pageStatus {
 	t.Helper()

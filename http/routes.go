@@ -32,6 +32,7 @@ func (s *server) addRoutes() {
 	s.handle("GET /widget", authPublic, s.handleWidget)
 	s.handle("GET /pay/{orderId}/status", authPublic, s.handlePayStatus)
 	s.handle("POST /pay/{orderId}/cancel", authPublic, s.handlePayCancel)
+	s.handle("POST /pay/{orderId}/choose", authPublic, s.handlePayChoose)
 	s.handle("GET /assets/{name}", authPublic, s.handleAsset)
 
 	// The widget SDK: its script and the orders it creates from a browser.

@@ -61,16 +61,16 @@ func TestPageStatesScreenshots(t *testing.T) {
 	e.confirmed(t, ar)
 	add("paid-after-cancel", pageCancelled, after)
 	exp := e.pageOrder(t, "SHOT-EXP", "5", "")
-
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(browserDir(t)), chromedp.Flag("disable-sync", true))
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(string, ...any) {}))
-	defer cancelBrowser()
-	if err := chromedp.Run(bctx); err != nil {
-		t.Fatal(err)
+	// A browser-created order without chainId and currency: the customer
+	// chooses the network and token first.
+	e.allowOrigins(t, shopOrigin)
+	ch := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "25.50", "orderNo": "SHOT-CHOOSE"})
+	if !ch.body.Success {
+		t.Fatalf("open order: %+v", ch)
 	}
-	b := &sdkBrowser{t: t, ctx: bctx, dir: dir}
+	add("choose", pageChoose, &pageOrder{no: "SHOT-CHOOSE", id: ch.body.Data.OrderID, payURL: ch.body.Data.PayURL})
+
+	b := newSDKBrowser(t, dir)
 	shootAll := func(cases []shotCase) {
 		for _, c := range cases {
 			for _, theme := range []string{"light", "dark"} {

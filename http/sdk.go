@@ -35,7 +35,8 @@ const (
 )
 
 // sdkOrderFields are the fields the SDK sends.
-var sdkOrderFields = []string{"apiKey", "cashierId", "orderNo", "amount", "symbol", "chainId", "redirectUrl", "custNo"}
+var sdkOrderFields = []string{"apiKey", "cashierId", "orderNo", "amount", "symbol", "chainId", "redirectUrl", "custNo",
+	"defaultChainId", "defaultCurrency"}
 
 type sdkError struct {
 	status int
@@ -80,8 +81,22 @@ func (s *server) handleSDKOrder(w http.ResponseWriter, r *http.Request, _ *call)
 	key := f.str("apiKey", true)
 	req := orders.CollectionRequest{
 		CashierID: f.str("cashierId", true), OrderNo: f.str("orderNo", false), Amount: f.amount("amount"),
-		Symbol: f.str("symbol", true), ChainID: f.str("chainId", false), RedirectURL: f.str("redirectUrl", false),
+		Symbol: f.str("symbol", false), ChainID: f.str("chainId", false), RedirectURL: f.str("redirectUrl", false),
 		CustNo: f.str("custNo", false), Origin: origin,
+	}
+	// Without a fixed chainId (symbol), the customer chooses the network
+	// (token) on the page; defaultChainId (defaultCurrency) preselects it.
+	if req.ChainID == "" {
+		req.ChainID, req.ChooseChain = f.str("defaultChainId", false), true
+		if req.ChainID == "" {
+			req.ChainID = string(cashier.ChainTRON)
+		}
+	}
+	if req.Symbol == "" {
+		req.Symbol, req.ChooseToken = f.str("defaultCurrency", false), true
+		if req.Symbol == "" {
+			req.Symbol = "USDT"
+		}
 	}
 	if f.err != nil {
 		s.sdkFail(w, r, sdkErrorOf(f.err))
@@ -146,16 +161,16 @@ func (s *server) handleSDKOrder(w http.ResponseWriter, r *http.Request, _ *call)
 	return nil
 }
 
-// sameSDKOrder reports whether an existing order is what req asks again.
+// sameSDKOrder reports whether an existing order is what req asks again:
+// the same amount and cashier, and the same fixed network and token, or
+// the same freedom to choose them (whatever the customer chose since).
 func sameSDKOrder(o *cashier.CollectionOrder, req orders.CollectionRequest) bool {
 	amount, err := cashier.ParseAmount(req.Amount, o.Decimals)
-	chain := req.ChainID
-	if chain == "" {
-		chain = string(cashier.ChainTRON)
-	}
-	ch, cerr := cashier.ParseChain(chain)
-	return err == nil && cerr == nil && amount.Cmp(o.Amount) == 0 && strings.EqualFold(req.Symbol, o.Symbol) &&
-		ch == o.Chain && req.CashierID == o.CashierID && o.Origin != ""
+	ch, cerr := cashier.ParseChain(req.ChainID)
+	sameChain := req.ChooseChain == o.MayChoose(cashier.ChooseChain) && (req.ChooseChain || ch == o.Chain)
+	sameToken := req.ChooseToken == o.MayChoose(cashier.ChooseToken) && (req.ChooseToken || strings.EqualFold(req.Symbol, o.Symbol))
+	return err == nil && cerr == nil && amount.Cmp(o.Amount) == 0 && sameChain && sameToken &&
+		req.CashierID == o.CashierID && o.Origin != ""
 }
 
 // frameOrigin is the merchant origin that may embed the page of o: the

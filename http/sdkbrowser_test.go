@@ -2,7 +2,6 @@ package http
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,11 +13,10 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/http/pagetest"
 	"github.com/stablecashier/cashier/orders"
 )
 
@@ -39,85 +37,45 @@ if (q.get("orderNo")) opts.orderNo = q.get("orderNo");
 window.handle = Cashier.init(document.getElementById("pay"), opts);
 </script></body></html>`
 
+// sdkBrowser is the shared page driver (pagetest) with the iframe of the
+// merchant page at frameSel ("#pay iframe" when empty).
 type sdkBrowser struct {
-	t   *testing.T
-	ctx context.Context
-	dir string
+	*pagetest.Browser
+	frameSel string
+}
+
+func newSDKBrowser(t *testing.T, dir string, opts ...chromedp.ExecAllocatorOption) *sdkBrowser {
+	return &sdkBrowser{Browser: pagetest.Start(t, dir, opts...)}
+}
+
+func (b *sdkBrowser) frame() string {
+	if b.frameSel == "" {
+		return "#pay iframe"
+	}
+	return b.frameSel
 }
 
 func (b *sdkBrowser) run(what string, actions ...chromedp.Action) {
-	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Run(ctx, actions...); err != nil {
-		b.t.Fatalf("%s: %v", what, err)
-	}
+	b.T.Helper()
+	b.Run(what, actions...)
 }
 
-// inFrame runs actions on the document inside the iframe at sel, with a
-// short deadline: while the iframe still holds its first, empty document
-// the query cannot succeed, and the caller asks again.
 func (b *sdkBrowser) inFrame(sel string, act func(*cdp.Node) chromedp.Action) bool {
-	b.t.Helper()
-	var frames []*cdp.Node
-	b.run("find the iframe", chromedp.Nodes(sel, &frames, chromedp.ByQuery))
-	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
-	defer cancel()
-	return chromedp.Run(ctx, act(frames[0])) == nil
+	b.T.Helper()
+	return b.InFrame(sel, act)
 }
 
-// frameState is the data-state of the cashier page inside the iframe.
-func (b *sdkBrowser) frameState() string {
-	b.t.Helper()
-	var st string
-	var ok bool
-	b.inFrame("#pay iframe", func(n *cdp.Node) chromedp.Action {
-		return chromedp.AttributeValue("#cashier", "data-state", &st, &ok, chromedp.ByQuery, chromedp.FromNode(n))
-	})
-	return st
-}
+func (b *sdkBrowser) frameState() string { b.T.Helper(); return b.FrameState(b.frame()) }
 
 func (b *sdkBrowser) waitFrame(want string) {
-	b.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if st := b.frameState(); st == want {
-			return
-		} else if time.Now().After(deadline) {
-			b.t.Fatalf("iframe state %q, want %q", st, want)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	b.T.Helper()
+	b.WaitFrame(b.frame(), want, 20*time.Second)
 }
 
 // results waits for n callback results and returns them as JSON text.
-func (b *sdkBrowser) results(n int) string {
-	b.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		// One evaluation: a callback may arrive between two.
-		var got string
-		b.run("read results", chromedp.Evaluate(`JSON.stringify(window.results || [])`, &got))
-		var list []json.RawMessage
-		json.Unmarshal([]byte(got), &list)
-		if len(list) >= n {
-			return got
-		}
-		if time.Now().After(deadline) {
-			b.t.Fatalf("callback results %s, want %d", got, n)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
+func (b *sdkBrowser) results(n int) string { b.T.Helper(); return b.Results(n, 20*time.Second) }
 
-func (b *sdkBrowser) shot(name string, w, h int64) {
-	b.t.Helper()
-	var png []byte
-	b.run("screenshot "+name, chromedp.EmulateViewport(w, h), chromedp.Sleep(300*time.Millisecond), chromedp.FullScreenshot(&png, 100))
-	if err := os.WriteFile(filepath.Join(b.dir, name+".png"), png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-}
+func (b *sdkBrowser) shot(name string, w, h int64) { b.T.Helper(); b.Shot(name, w, h) }
 
 // The widget SDK in a real browser: a merchant page on another origin
 // includes the script and calls init; the cashier opens in an iframe; the
@@ -158,44 +116,7 @@ func TestSDKInBrowser(t *testing.T) {
 	shopURL := shop.URL
 	e.allowOrigins(t, shopURL)
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(browserDir(t)),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 900))
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(f string, a ...any) {
-		if !strings.Contains(fmt.Sprintf(f, a...), "could not unmarshal event") {
-			t.Logf(f, a...)
-		}
-	}))
-	defer cancelBrowser()
-	var logs []string
-	chromedp.ListenTarget(bctx, func(ev any) {
-		switch ev := ev.(type) {
-		case *cdppage.EventJavascriptDialogOpening:
-			go chromedp.Run(bctx, cdppage.HandleJavaScriptDialog(true)) // "cancel this payment?": yes
-		case *runtime.EventConsoleAPICalled:
-			var parts []string
-			for _, a := range ev.Args {
-				parts = append(parts, strings.Trim(string(a.Value), `"`))
-			}
-			mu.Lock()
-			logs = append(logs, strings.Join(parts, " "))
-			mu.Unlock()
-		}
-	})
-	b := &sdkBrowser{t: t, ctx: bctx, dir: dir}
-	t.Cleanup(func() {
-		if t.Failed() {
-			mu.Lock()
-			t.Logf("console:\n%s", strings.Join(logs, "\n"))
-			mu.Unlock()
-		}
-	})
-	if err := chromedp.Run(bctx); err != nil { // the browser starts with bctx, not with a step's deadline
-		t.Fatal(err)
-	}
+	b := newSDKBrowser(t, dir)
 
 	order := func(no string) *pageOrder {
 		t.Helper()
@@ -286,10 +207,24 @@ func TestSDKInBrowser(t *testing.T) {
 			t.Fatal("no order in the three-step page")
 		}
 	}
+	// No chainId: the customer chooses the network first; no address
+	// before that.
+	b.frameSel = "#cashier-container iframe"
+	b.waitFrame(pageChoose)
+	b.shot("sdk-three-step-choose-en-light-desktop", 1280, 900)
+	if o := order(orderNo); o.address != "" {
+		t.Fatalf("an address before the choice: %+v", o)
+	}
+	if !b.inFrame("#cashier-container iframe", func(n *cdp.Node) chromedp.Action {
+		return chromedp.Click(`#choose .choice[data-chain="TRON"]`, chromedp.ByQuery, chromedp.FromNode(n))
+	}) {
+		t.Fatal("could not choose TRON in the iframe")
+	}
+	b.waitFrame(pageWaiting)
 	b.shot("sdk-three-step-en-light-desktop", 1280, 900)
 	tp := order(orderNo)
 	o, _ := e.store.Collection(ctx, tp.id)
-	if o.Chain != cashier.ChainTRON || o.Origin != shopURL || cashier.FormatAmount(o.Amount, o.Decimals) != "100.00" {
+	if o.Chain != cashier.ChainTRON || o.Origin != shopURL || cashier.FormatAmount(o.Amount, o.Decimals) != "100.00" || o.DepositAddress == "" || o.Choose != "chain" {
 		t.Fatalf("three-step order: %+v", o)
 	}
 	// Paid on TRON: the stand-in records of the env's store.
@@ -305,9 +240,7 @@ func TestSDKInBrowser(t *testing.T) {
 	}
 	deadline = time.Now().Add(20 * time.Second)
 	for {
-		mu.Lock()
-		done := strings.Join(logs, "\n")
-		mu.Unlock()
+		done := b.Console()
 		if strings.Contains(done, "Payment completed:") && strings.Contains(done, orderNo) && strings.Contains(done, tr.Transfer.TxHash) {
 			break
 		}

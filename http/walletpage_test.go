@@ -54,16 +54,7 @@ func TestConnectWalletOnPage(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(browserDir(t)),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-sync", true), chromedp.WindowSize(375, 812))
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(string, ...any) {}))
-	defer cancelBrowser()
-	if err := chromedp.Run(bctx); err != nil {
-		t.Fatal(err)
-	}
-	b := &sdkBrowser{t: t, ctx: bctx, dir: dir}
+	b := newSDKBrowser(t, dir, chromedp.WindowSize(375, 812))
 	b.run("inject the wallets", chromedp.ActionFunc(func(ctx context.Context) error {
 		_, err := cdppage.AddScriptToEvaluateOnNewDocument(injectedWallets).Do(ctx)
 		return err
@@ -139,6 +130,24 @@ func TestConnectWalletOnPage(t *testing.T) {
 		chromedp.Evaluate(`!document.getElementById("qr").hidden && !document.getElementById("pay-box").hidden`, &qrShown))
 	if !walletHidden || !qrShown {
 		t.Fatalf("scan instead: wallet hidden %v, QR shown %v", walletHidden, qrShown)
+	}
+
+	// hidePaymentMethods: without scanning the wallet alone shows (the QR
+	// code hidden, no "Scan instead"); without the wallet, scanning alone.
+	po3 := e.pageOrder(t, "WAL-3", "5", "")
+	visible := func(id string) bool {
+		var v bool
+		b.run("visible "+id, chromedp.Evaluate(fmt.Sprintf(`(function (e) { return !!e && !e.hidden && getComputedStyle(e).display !== "none"; })(document.getElementById(%q))`, id), &v))
+		return v
+	}
+	b.run("open", chromedp.Navigate(po3.payURL+"?hide=scan"), chromedp.WaitVisible("#connect", chromedp.ByQuery))
+	if m := attr("data-method"); m != "connect_wallet" || visible("qr") || visible("scan-instead") || !visible("connect") {
+		t.Fatalf("hide=scan: method %q, qr %v, scan instead %v", m, visible("qr"), visible("scan-instead"))
+	}
+	b.run("open", chromedp.Navigate(po3.payURL+"?hide=connect_wallet"), chromedp.WaitVisible("#qr", chromedp.ByQuery))
+	waitAttr("data-method", "scan")
+	if visible("wallet") || visible("use-wallet") {
+		t.Fatal("hide=connect_wallet: the wallet still shows")
 	}
 
 	// TRON through tronWeb.

@@ -23,6 +23,12 @@ type CollectionRequest struct {
 	// creates from the browser (checked by the caller against the
 	// cashier's allowed origins); "" for the signed API.
 	Origin string
+	// ChooseChain and ChooseToken leave the network (ChainID: the
+	// preselected one) and the token (Symbol: preselected) to the
+	// customer, who chooses on the payment page before any deposit
+	// address is given out (ChooseNetwork). Only browser-created orders
+	// use them: an API order's chainId defaults to TRON, as documented.
+	ChooseChain, ChooseToken bool
 }
 
 // CreateCollection creates a PENDING collection order with its own deposit
@@ -93,7 +99,20 @@ func (s *Service) CreateCollection(ctx context.Context, m *cashier.Merchant, req
 		UpdatedAt:   now,
 	}
 	o.PaidAmount = newZero()
-	if o.DepositAddress, err = s.Deposits.DepositAddress(ctx, m, chain, o.ID); err != nil {
+	switch {
+	case req.ChooseChain && req.ChooseToken:
+		o.Choose = cashier.ChooseChain + "," + cashier.ChooseToken
+	case req.ChooseChain:
+		o.Choose = cashier.ChooseChain
+	case req.ChooseToken:
+		o.Choose = cashier.ChooseToken
+	}
+	if o.Choose != "" {
+		// No address before the customer's choice; there must be one to make.
+		if len(s.NetworkOptions(ctx, m, o)) == 0 {
+			return nil, cashier.Errorf(cashier.EUnsupported, "no network of this cashier takes %s %s", req.Amount, token.Symbol)
+		}
+	} else if o.DepositAddress, err = s.Deposits.DepositAddress(ctx, m, chain, o.ID); err != nil {
 		return nil, err
 	}
 	err = s.Store.Update(ctx, func(tx cashier.Tx) error {

@@ -97,6 +97,10 @@ func Pay(ctx context.Context, info *Info, r cashier.Reader, req PayRequest) (*Pa
 	if amount.Sign() <= 0 {
 		return nil, fmt.Errorf("sandbox pay: --amount %q: must be above zero", text)
 	}
+	if o.DepositAddress == "" {
+		// Never a transfer to an empty (zero) address.
+		return nil, fmt.Errorf("sandbox pay: order %s has no deposit address yet: the customer has not chosen its network and token on the payment page", o.OrderNo)
+	}
 	customer := info.Wallets["customer"]
 	if customer == nil {
 		return nil, errors.New("sandbox pay: sandbox.json has no customer wallet")

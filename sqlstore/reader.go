@@ -204,7 +204,7 @@ func (r reader) ContractsByMerchant(ctx context.Context, merchantID string) ([]c
 
 const collectionCols = `id, merchant_id, cashier_id, order_no, cust_no, chain, symbol, decimals,
 	amount, paid_amount, deposit_address, redirect_url, status, tx_id, from_address,
-	expire_at, created_at, updated_at, version, pay_time, origin, reorged_at`
+	expire_at, created_at, updated_at, version, pay_time, origin, reorged_at, choose`
 
 func scanCollection(s scanner) (*cashier.CollectionOrder, error) {
 	var (
@@ -215,7 +215,7 @@ func scanCollection(s scanner) (*cashier.CollectionOrder, error) {
 	)
 	err := s.Scan(&o.ID, &o.MerchantID, &o.CashierID, &o.OrderNo, &o.CustNo, &o.Chain, &o.Symbol, &o.Decimals,
 		&amount, &paid, &o.DepositAddress, &o.RedirectURL, &o.Status, &o.TxID, &o.FromAddress,
-		&expire, &created, &modified, &o.Version, &payTime, &o.Origin, &reorged)
+		&expire, &created, &modified, &o.Version, &payTime, &o.Origin, &reorged, &o.Choose)
 	if err != nil {
 		return nil, err
 	}

@@ -93,7 +93,7 @@ func collectionArgs(o *cashier.CollectionOrder) ([]any, error) {
 	return []any{o.ID, o.MerchantID, o.CashierID, o.OrderNo, o.CustNo, o.Chain, o.Symbol, o.Decimals,
 		amount, paid, o.DepositAddress, o.RedirectURL, o.Status, o.TxID, o.FromAddress,
 		millis(o.ExpireAt), millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, millis(o.PayTime), o.Origin,
-		millis(o.ReorgedAt)}, nil
+		millis(o.ReorgedAt), o.Choose}, nil
 }
 
 func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) error {
@@ -124,12 +124,12 @@ func (t *tx) UpdateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	if err != nil {
 		return err
 	}
-	// SET takes every column but id, version and origin (set once, at
-	// creation); WHERE takes id and version. collectionCols ends with
-	// version, pay_time, origin, reorged_at.
+	// SET takes every column but id, version, origin and choose (set once,
+	// at creation); WHERE takes id and version. collectionCols ends with
+	// version, pay_time, origin, reorged_at, choose.
 	n := len(args)
-	payTime, reorged := args[n-3], args[n-1]
-	args = append(args[1:n-4:n-4], payTime, reorged, o.ID, o.Version)
+	payTime, reorged := args[n-4], args[n-2]
+	args = append(args[1:n-5:n-5], payTime, reorged, o.ID, o.Version)
 	res, err := t.tx.ExecContext(ctx, `UPDATE collection_orders SET
 		merchant_id = ?, cashier_id = ?, order_no = ?, cust_no = ?, chain = ?, symbol = ?, decimals = ?,
 		amount = ?, paid_amount = ?, deposit_address = ?, redirect_url = ?, status = ?, tx_id = ?, from_address = ?,

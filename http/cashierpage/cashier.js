@@ -58,6 +58,7 @@
     var alts = document.querySelectorAll("[data-i18n-alt]");
     for (var j = 0; j < alts.length; j++) alts[j].alt = t(alts[j].getAttribute("data-i18n-alt"));
     $("lang").textContent = t("lang.switch");
+    choiceTexts();
     if (status) render(status);
   }
 
@@ -67,10 +68,41 @@
   }
 
   var FINAL = ["paid", "expired", "late", "cancelled"];
+  // Choosing the network and token: the server renders the choices; once
+  // chosen (here or elsewhere) the page is rendered anew for its address.
+  var renderedChoosing = root.getAttribute("data-state") === "choose", changing = false;
+
+  function choiceTexts() {
+    var els = document.querySelectorAll("#choose .choice");
+    for (var i = 0; i < els.length; i++) {
+      var b = els[i], v = { symbol: b.getAttribute("data-symbol"), network: b.getAttribute("data-network"), fee: b.getAttribute("data-fee"),
+        feeSymbol: b.getAttribute("data-fee-symbol"), min: b.getAttribute("data-min") };
+      b.querySelector(".choice-name").textContent = t("choose.option", v);
+      b.querySelector(".choice-fee").textContent = t("choose.fee", v);
+    }
+  }
+
+  function choose(b) {
+    fetch(root.getAttribute("data-choose-url"), { method: "POST", credentials: "omit", referrerPolicy: "no-referrer",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ chainId: b.getAttribute("data-chain"), symbol: b.getAttribute("data-symbol") }) })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+      .then(function (res) {
+        if (!res.ok) {
+          $("message").hidden = false;
+          $("message").textContent = t("error.choose", { message: res.body.message || "" });
+          return;
+        }
+        location.reload();
+      });
+  }
 
   function render(s) {
     status = s;
     var v = vars(s);
+    if (renderedChoosing && !s.choosing) { location.reload(); return; }
+    if ($("choose")) $("choose").hidden = !(s.choosing || (changing && s.canChange));
+    $("change").hidden = !s.canChange || changing;
     root.setAttribute("data-state", s.state);
     root.setAttribute("data-status", s.status);
     root.setAttribute("data-note", s.note || "");
@@ -85,7 +117,7 @@
     $("amount-label").textContent = t(partly ? "pay.due" : "pay");
     $("amount-of").hidden = !partly;
     $("amount-of").textContent = t("amount.of", v);
-    $("pay-box").hidden = !s.payable;
+    $("pay-box").hidden = !s.payable || (changing && s.canChange);
     if (s.qr && $("qr").getAttribute("src") !== s.qr) $("qr").setAttribute("src", s.qr);
     $("qr").hidden = !s.qr;
     if (s.walletUrl) $("open-wallet").setAttribute("href", s.walletUrl);
@@ -94,7 +126,7 @@
     progress.hidden = s.payable || !(s.state === "seen" || s.state === "confirming");
     progress.max = s.required;
     progress.value = Math.min(s.confirmations, s.required);
-    $("countdown").hidden = !(s.state === "waiting" || s.state === "underpaid");
+    $("countdown").hidden = !(s.state === "waiting" || s.state === "underpaid" || s.state === "choose");
     $("cancel").hidden = !s.canCancel;
     var final = FINAL.indexOf(s.state) >= 0;
     if (s.backUrl) $("back").setAttribute("href", s.backUrl);
@@ -185,6 +217,13 @@
         }
         render(res.body);
       });
+  });
+
+  var choices = document.querySelectorAll("#choose .choice");
+  for (var c = 0; c < choices.length; c++) choices[c].addEventListener("click", function (ev) { choose(ev.currentTarget); });
+  $("change").addEventListener("click", function () {
+    changing = true;
+    if (status) render(status);
   });
 
   if (embedded) {

@@ -31,10 +31,14 @@
     if (options.callback !== undefined && typeof options.callback !== "function") return fail(options, ERRORS.PARAMETER, "callback must be a function");
     var amount = options.amount === undefined ? "" : String(options.amount);
     if (!/^\d+(\.\d+)?$/.test(amount)) return fail(options, ERRORS.PARAMETER, "amount must be a decimal string such as \"100.00\"");
-    var chainIn = String(options.chainId || options.defaultChainId || "TRON").toUpperCase();
-    var chain = CHAINS[chainIn];
-    if (!chain) return fail(options, ERRORS.PARAMETER, "chainId must be TRON, ETH or ARB");
-    var symbol = String(options.currency || options.symbol || options.defaultCurrency || "USDT").toUpperCase();
+    // chainId (currency, or symbol) fixes the network (token); without
+    // it the customer chooses on the page, defaultChainId
+    // (defaultCurrency) preselected.
+    var chain = options.chainId ? CHAINS[String(options.chainId).toUpperCase()] : "";
+    var defaultChain = options.defaultChainId ? CHAINS[String(options.defaultChainId).toUpperCase()] : "";
+    if (chain === undefined || defaultChain === undefined) return fail(options, ERRORS.PARAMETER, "chainId must be TRON, ETH or ARB");
+    var symbol = String(options.currency || options.symbol || "").toUpperCase();
+    var defaultSymbol = String(options.defaultCurrency || "").toUpperCase();
     var lang = options.lang || "en-US";
     if (lang !== "en-US" && lang !== "zh-CN") return fail(options, ERRORS.PARAMETER, "lang must be en-US or zh-CN");
     var theme = options.theme || "light";
@@ -78,7 +82,9 @@
       frame = null;
     }
 
-    var body = { apiKey: apiKey, cashierId: String(options.cashierId), amount: amount, symbol: symbol, chainId: chain };
+    var body = { apiKey: apiKey, cashierId: String(options.cashierId), amount: amount };
+    if (chain) body.chainId = chain; else if (defaultChain) body.defaultChainId = defaultChain;
+    if (symbol) body.symbol = symbol; else if (defaultSymbol) body.defaultCurrency = defaultSymbol;
     if (options.orderNo) body.orderNo = String(options.orderNo);
     if (options.redirectUrl) body.redirectUrl = String(options.redirectUrl);
     if (options.custNo) body.custNo = String(options.custNo);

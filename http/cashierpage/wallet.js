@@ -11,7 +11,17 @@
   var chain = root.getAttribute("data-chain");
   var evm = chain === "ETH" || chain === "ARB";
   var status = null, sentFor = null, busy = false;
-  var hidden = (new URLSearchParams(location.search).get("hide") || "").split(",");
+  var query = new URLSearchParams(location.search);
+  var hidden = (query.get("hide") || "").split(",");
+  // The SDK's defaultPaymentMethod: "scan" puts the QR code first and the
+  // wallet behind a link; "connect_wallet" (with a wallet present) puts
+  // the wallet first and the QR code behind "Scan instead".
+  var method = query.get("method") || "";
+  // hidePaymentMethods ["scan"] hides the QR code while a wallet can pay;
+  // without a wallet scanning stays, the only way left.
+  if (hidden.indexOf("scan") >= 0 && hidden.indexOf("connect_wallet") < 0) method = "connect_wallet";
+  var noScan = hidden.indexOf("scan") >= 0;
+  var walletShown = method !== "scan";
 
   function t(key, vars) { return window.CashierText ? window.CashierText(key, vars) : key; }
 
@@ -45,7 +55,7 @@
     say(key, { message: msg }, true);
     root.setAttribute("data-wallet", key);
     $("connect").hidden = false;
-    $("scan-instead").hidden = false;
+    $("scan-instead").hidden = false; // a failing wallet always leaves a way to pay
   }
 
   function sent(hash) {
@@ -113,8 +123,15 @@
   });
   $("scan-instead").addEventListener("click", function () {
     $("wallet").hidden = true;
+    $("pay-box").classList.remove("method-wallet");
     root.setAttribute("data-wallet", "scan");
-    hidden.push("connect_wallet");
+    walletShown = false;
+    if (status) window.CashierWallet.update(status);
+  });
+  $("use-wallet").addEventListener("click", function () {
+    walletShown = true;
+    root.setAttribute("data-wallet", "");
+    if (status) window.CashierWallet.update(status);
   });
 
   window.CashierWallet = {
@@ -122,7 +139,13 @@
       status = s;
       // A new amount due (a payment counted or dropped) may be paid again.
       if (sentFor !== null && s.due !== sentFor) { sentFor = null; $("connect").hidden = false; }
-      $("wallet").hidden = !(s.payable && available());
+      var can = s.payable && available();
+      $("wallet").hidden = !(can && walletShown);
+      $("use-wallet").hidden = !(can && !walletShown);
+      var first = can && walletShown && method === "connect_wallet";
+      $("pay-box").classList.toggle("method-wallet", first);
+      if (first && !busy && sentFor === null) $("scan-instead").hidden = noScan;
+      root.setAttribute("data-method", !can ? "scan" : walletShown ? (first ? "connect_wallet" : "both") : "scan");
     }
   };
 })();
