@@ -66,6 +66,7 @@ type PayoutOrder struct {
 	PayoutType  PayoutType
 	FromAddress string // allowance mode: the approving wallet
 	Remark      string
+	CustNo      string // the merchant's customer number given at creation, echoed in webhooks
 	Status      PayoutStatus
 	TxID        string
 	GasAmount   string // gas consumed by the transaction, as reported by the chain

@@ -180,6 +180,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST "+Prefix+"signin", s.handleSignIn)
 	s.mux.HandleFunc("POST "+Prefix+"signout", s.handleSignOut)
 	s.apiRoutes()
+	s.exportRoutes()
 
 	s.page("GET "+Prefix+"{$}", "nav.overview", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
 		ov, err := s.overview(r, a)

@@ -158,7 +158,7 @@ func payoutArgs(o *cashier.PayoutOrder) ([]any, error) {
 	}
 	return []any{o.ID, o.MerchantID, o.ContractID, o.BatchID, o.OrderNo, o.Chain, o.Recipient, o.Symbol, o.Decimals,
 		amount, fee, int64(o.PayoutType), o.FromAddress, o.Remark, o.Status, o.TxID, o.GasAmount, o.FailReason,
-		millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, o.NeedsReview, o.ExecID, int64(o.BlockNumber)}, nil
+		millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, o.NeedsReview, o.ExecID, int64(o.BlockNumber), o.CustNo}, nil
 }
 
 func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
@@ -173,7 +173,7 @@ func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 		return err
 	}
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO payout_orders (`+payoutCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
 	if err = inserted(res, err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (t *tx) UpdatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 	res, err := t.tx.ExecContext(ctx, `UPDATE payout_orders SET
 		merchant_id = ?, contract_id = ?, batch_id = ?, order_no = ?, chain = ?, recipient = ?, symbol = ?, decimals = ?,
 		amount = ?, fee = ?, payout_type = ?, from_address = ?, remark = ?, status = ?, tx_id = ?, gas_amount = ?, fail_reason = ?,
-		created_at = ?, updated_at = ?, needs_review = ?, exec_id = ?, block_number = ?, version = version + 1
+		created_at = ?, updated_at = ?, needs_review = ?, exec_id = ?, block_number = ?, cust_no = ?, version = version + 1
 		WHERE id = ? AND version = ?`, args...)
 	if err != nil {
 		return writeErr(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo))
