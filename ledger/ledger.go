@@ -363,7 +363,7 @@ func (s *Service) transfers(ctx context.Context, hist cashier.TransferHistory, k
 
 // names is what the service's records say about transactions of k.
 type names struct {
-	sweeps  map[string]string               // tx hash → sweep id
+	sweeps  map[string]string                // tx hash → sweep id
 	payouts map[string][]cashier.PayoutOrder // tx hash → the balance-mode orders it paid
 }
 
