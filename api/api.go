@@ -70,7 +70,7 @@ type Payout struct {
 	GasAmount   string `json:"gasAmount"`
 	CreateTime  int64  `json:"createTime"`
 	UpdateTime  int64  `json:"updateTime"`
-	CustNo      string `json:"custNo,omitempty"`
+	CustNo      string `json:"custNo"` // "" when none was given
 }
 
 // BatchRequest creates several payouts from one contract. FromAddress is

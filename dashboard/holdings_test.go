@@ -3,12 +3,17 @@ package dashboard_test
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
@@ -113,6 +118,8 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	documented(t, "Balances", bals)
+	documented(t, "Ledger", lg)
 	sums := map[string]string{}
 	for _, s := range lg.Totals {
 		sums[s.ChainID+"/"+s.Symbol] = s.Sum
@@ -215,6 +222,45 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 				c, byKind[key+"/payout"], byKind[key+"/fee"], byKind[key+"/sweep"], paidOut[key], fees[key], collected[key])
 		}
 	}
+}
+
+// documented checks that the JSON of v (as the server wrote it: the SDK's
+// types are the server's) has exactly the fields openapi.yaml's schema
+// name requires, at the top and in its lists' first entries.
+func documented(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := os.ReadFile("../openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	schema := doc["components"].(map[string]any)["schemas"].(map[string]any)[name].(map[string]any)
+	raw, _ := json.Marshal(v)
+	var got map[string]any
+	json.Unmarshal(raw, &got)
+	var check func(where string, schema map[string]any, got map[string]any)
+	check = func(where string, schema map[string]any, got map[string]any) {
+		var want, have []string
+		for _, k := range schema["required"].([]any) {
+			want = append(want, k.(string))
+		}
+		for k, v := range got {
+			have = append(have, k)
+			items, _ := schema["properties"].(map[string]any)[k].(map[string]any)["items"].(map[string]any)
+			if list, ok := v.([]any); ok && items != nil && len(list) > 0 {
+				check(where+"."+k, items, list[0].(map[string]any))
+			}
+		}
+		sort.Strings(want)
+		sort.Strings(have)
+		if strings.Join(want, ",") != strings.Join(have, ",") {
+			t.Errorf("%s: openapi.yaml requires %v, the server sends %v", where, want, have)
+		}
+	}
+	check(name, schema, got)
 }
 
 func readCSV(t *testing.T, u *user, file string) [][]string {
