@@ -217,3 +217,40 @@ func (s *Server) ledgerRows(ctx context.Context, f cashier.OrderSearch) ([][]str
 	}
 	return rows, nil
 }
+
+// holdingsPage is the balances page: every contract and token, and the
+// latest ledger movements, newest first.
+type holdingsPage struct {
+	NoMerchant bool
+	Balances   []ledger.Balance
+	Entries    []ledger.Entry
+}
+
+func (s *Server) holdings(r *http.Request, a *actor) (*holdingsPage, error) {
+	id := a.user.MerchantID
+	if a.operator() {
+		id = r.URL.Query().Get("merchantId")
+	}
+	if id == "" {
+		return &holdingsPage{NoMerchant: true}, nil
+	}
+	if s.Ledger == nil {
+		return nil, cashier.Errorf(cashier.EUnsupported, "balances are not available on this server")
+	}
+	m, err := s.Store.Merchant(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	out := &holdingsPage{}
+	if out.Balances, err = s.Ledger.Balances(r.Context(), m, ledger.Filter{}); err != nil {
+		return nil, err
+	}
+	entries, _, err := s.Ledger.Ledger(r.Context(), m, ledger.Query{})
+	if err != nil {
+		return nil, err
+	}
+	for i := len(entries) - 1; i >= 0 && len(out.Entries) < 200; i-- {
+		out.Entries = append(out.Entries, entries[i])
+	}
+	return out, nil
+}

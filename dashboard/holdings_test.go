@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -184,6 +185,18 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 	t.Cleanup(e.srv.Close)
 	e.addUser("accounts@example.com", info.MerchantID, "viewer", false)
 	u := e.signIn("accounts@example.com")
+	// The balances page shows each balance and the ledger's movements.
+	res, err := u.c.Get(e.srv.URL + "/dashboard/holdings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{`id="balance-list"`, `id="ledger-list"`, "HP-TRON", "sweep", "-5.00", `formaction="/dashboard/export/ledger.csv"`} {
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(page), want) {
+			t.Errorf("balances page (%d) lacks %q", res.StatusCode, want)
+		}
+	}
 	day := time.Now().UTC().Format("2006-01-02")
 	ledgerCSV := readCSV(t, u, "ledger.csv?from="+day+"&to="+day)
 	csvSums := map[string]*big.Int{}

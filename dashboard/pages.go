@@ -17,7 +17,7 @@ import (
 var files embed.FS
 
 var pageNames = []string{"signin", "overview", "integration", "keys", "collections", "collection", "payouts", "payout",
-	"review", "audit", "account", "error"}
+	"review", "audit", "account", "error", "holdings"}
 
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
@@ -282,6 +282,11 @@ func (s *Server) routes() {
 		p.Data = map[string]any{"O": payoutJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
 			"AddrURL": s.explorer(o.Chain, "address", o.Recipient)}
 		return "payout", nil
+	})
+	s.page("GET "+Prefix+"holdings", "nav.holdings", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		data, err := s.holdings(r, a)
+		p.Data = data
+		return "holdings", err
 	})
 	s.page("GET "+Prefix+"review", "nav.review", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
 		q, err := s.reviewQueue(r, a)
