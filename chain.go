@@ -103,3 +103,12 @@ type Log struct {
 	Data    []byte
 	Index   uint
 }
+
+// TransferHistory is implemented by chain clients that can list every
+// token transfer into or out of one account: the ledger of a payout
+// contract's holdings is read from it, so that it sums to the balance.
+type TransferHistory interface {
+	// AccountTransfers returns token's Transfer events whose sender or
+	// receiver is account, in blocks [from, to], in chain order.
+	AccountTransfers(ctx context.Context, token, account string, from, to uint64) ([]Transfer, error)
+}

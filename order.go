@@ -101,6 +101,7 @@ type PayoutOrder struct {
 	PayoutType  PayoutType
 	FromAddress string // allowance mode: the approving wallet
 	Remark      string
+	CustNo      string // the merchant's customer number given at creation, echoed in webhooks
 	Status      PayoutStatus
 	TxID        string
 	// GasAmount is the order's share of the gas: under the network's gas

@@ -127,6 +127,7 @@ type PayoutFilter struct {
 	Chain       Chain
 	FromAddress string // approving wallet of allowance-mode orders, canonical form
 	Status      PayoutStatus
+	Start, End  time.Time // inclusive bounds on CreatedAt; zero: unbounded
 	Page        int
 	PageSize    int
 }

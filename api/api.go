@@ -41,6 +41,7 @@ type PayoutRequest struct {
 	FromAddress string `json:"fromAddress,omitempty"`
 	Remark      string `json:"remark,omitempty"`
 	ChainID     string `json:"chainId,omitempty"`
+	CustNo      string `json:"custNo,omitempty"` // the merchant's customer number, echoed in the payout's webhooks
 }
 
 // PayoutCreated is the answer to CreatePayout.
@@ -69,6 +70,7 @@ type Payout struct {
 	GasAmount   string `json:"gasAmount"`
 	CreateTime  int64  `json:"createTime"`
 	UpdateTime  int64  `json:"updateTime"`
+	CustNo      string `json:"custNo"` // "" when none was given
 }
 
 // BatchRequest creates several payouts from one contract. FromAddress is
@@ -277,3 +279,90 @@ const (
 	PathCoins            = "/admin/api/v2/pub/coin/list"
 	PathNetworks         = "/admin/api/v2/pub/network/list"
 )
+
+// Paths of the merchant's lists, balances and ledger.
+const (
+	PathPayoutList       = "/order/api/v2/payout/list"
+	PathCollectionCancel = "/order/api/v2/payorder/cancel"
+	PathBalance          = "/order/api/v2/balance"
+	PathLedger           = "/order/api/v2/ledger"
+)
+
+// PayoutList is one page of payout orders.
+type PayoutList struct {
+	List     []Payout `json:"list"`
+	Total    int      `json:"total"`
+	Page     int      `json:"page"`
+	PageSize int      `json:"pageSize"`
+}
+
+// CollectionCancel cancels a PENDING collection order ("payorder").
+type CollectionCancel struct {
+	OrderNo string `json:"orderNo"`
+}
+
+// Balance is one payout contract's holdings of one token. OnChain is the
+// contract's token balance, Locked the amount and fee of its balance-mode
+// payouts still PENDING or PROCESSING, Available OnChain − Locked.
+type Balance struct {
+	ContractID string             `json:"contractId"`
+	Contract   string             `json:"contractAddress"`
+	ChainID    string             `json:"chainId"`
+	Symbol     string             `json:"symbol"`
+	OnChain    string             `json:"onChainBalance"`
+	Locked     string             `json:"locked"`
+	Available  string             `json:"available"`
+	Block      int64              `json:"blockNumber"`
+	Allowances []AllowanceBalance `json:"allowances"`
+}
+
+// AllowanceBalance is a wallet that approved the contract (allowance
+// mode), read live: Available is min(allowance, balance) − locked.
+type AllowanceBalance struct {
+	FromAddress string `json:"fromAddress"`
+	Allowance   string `json:"allowance"`
+	Balance     string `json:"balance"`
+	Locked      string `json:"locked"`
+	Available   string `json:"available"`
+}
+
+// Balances answers the balance endpoint.
+type Balances struct {
+	List []Balance `json:"list"`
+}
+
+// LedgerEntry is one movement of a contract's holdings: Amount is signed
+// (negative out of the contract). Kind is sweep, deposit, payout, fee,
+// refund or withdraw; Ref the order number, refund number or sweep id.
+type LedgerEntry struct {
+	ContractID   string `json:"contractId"`
+	ChainID      string `json:"chainId"`
+	Symbol       string `json:"symbol"`
+	Kind         string `json:"kind"`
+	Amount       string `json:"amount"`
+	TxID         string `json:"txId"`
+	LogIndex     int64  `json:"logIndex"`
+	BlockNumber  int64  `json:"blockNumber"`
+	Time         int64  `json:"time"`
+	Counterparty string `json:"counterparty"`
+	Ref          string `json:"ref"`
+	GasAmount    string `json:"gasAmount"`
+}
+
+// LedgerTotal is the sum of every ledger entry of a contract and token
+// (not only the page's): the holdings the ledger explains.
+type LedgerTotal struct {
+	ContractID string `json:"contractId"`
+	ChainID    string `json:"chainId"`
+	Symbol     string `json:"symbol"`
+	Sum        string `json:"sum"`
+}
+
+// Ledger is one page of ledger entries, oldest first.
+type Ledger struct {
+	List     []LedgerEntry `json:"list"`
+	Totals   []LedgerTotal `json:"totals"`
+	Total    int           `json:"total"`
+	Page     int           `json:"page"`
+	PageSize int           `json:"pageSize"`
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/dashboard"
 	cashierhttp "github.com/stablecashier/cashier/http"
+	"github.com/stablecashier/cashier/ledger"
 	"github.com/stablecashier/cashier/nodes"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sign"
@@ -51,6 +52,7 @@ type Service struct {
 	Sweepers   []*sweep.Sweeper // one per network with a node and a sweeper key
 	closers    []func()
 	Ops        *Ops // instance id, leases, health and metrics (ops.go)
+	Ledger     *ledger.Service
 }
 
 // New assembles the service from cfg. The caller closes it.
@@ -131,6 +133,8 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		return nil, err
 	}
 	httpCfg.Instances, httpCfg.Observe = s.Ops.LiveInstances, s.Ops.Metrics.Observe
+	s.Ledger = &ledger.Service{Store: s.Store, Registry: s.Registry, Chains: s.Chains}
+	httpCfg.Ledger = s.Ledger
 	s.Handler, err = cashierhttp.NewServer(httpCfg, s.Orders, s.Store, s.Registry, s.Clock, s.Logger.With("component", "http"))
 	if err != nil {
 		return nil, err
@@ -158,6 +162,7 @@ func HTTPConfig(cfg config.Config) (cashierhttp.Config, error) {
 	}
 	c.SignField = cashierhttp.SignFieldPolicy(cfg.SignField)
 	c.UnknownFields = cashierhttp.UnknownFieldPolicy(cfg.UnknownFields)
+	c.RejectIntegerStrings = cfg.IntegerStrings == "reject"
 	c.ErrorStatus = cashierhttp.ErrorStatusMode(cfg.ErrorStatus)
 	c.RateLimits.PerKey, c.RateLimits.PerIP, c.RateLimits.PerEndpoint = cfg.RateKey, cfg.RateIP, cfg.RateEndpoint
 	c.RateLimits.IPv6Prefix = cfg.IPv6Prefix

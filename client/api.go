@@ -25,6 +25,13 @@ type (
 	Coin              = api.Coin
 	CoinNetwork       = api.CoinNetwork
 	Network           = api.Network
+	PayoutList        = api.PayoutList
+	Balance           = api.Balance
+	AllowanceBalance  = api.AllowanceBalance
+	Balances          = api.Balances
+	LedgerEntry       = api.LedgerEntry
+	LedgerTotal       = api.LedgerTotal
+	Ledger            = api.Ledger
 )
 
 // ListRequest filters the collection list; zero fields are left out.
@@ -84,9 +91,8 @@ func (c *Client) CollectionDetail(ctx context.Context, orderNo string) (*Collect
 	return &out, nil
 }
 
-// ListCollections returns one page of the merchant's collection orders,
-// newest first (signed).
-func (c *Client) ListCollections(ctx context.Context, req ListRequest) (*CollectionList, error) {
+// query is the list filters as query parameters; zero fields are left out.
+func (req ListRequest) query() url.Values {
 	q := url.Values{}
 	if req.StartTime != 0 {
 		q.Set("startTime", strconv.FormatInt(req.StartTime, 10))
@@ -103,6 +109,96 @@ func (c *Client) ListCollections(ctx context.Context, req ListRequest) (*Collect
 	if req.PageSize != 0 {
 		q.Set("pageSize", strconv.Itoa(req.PageSize))
 	}
+	return q
+}
+
+// ListPayouts returns one page of the merchant's payout orders, newest
+// first (signed); Status is PENDING, PROCESSING, SUCCESS or REFUSE;
+// contractID ("" any) narrows to one contract.
+func (c *Client) ListPayouts(ctx context.Context, req ListRequest, contractID string) (*PayoutList, error) {
+	q := req.query()
+	if contractID != "" {
+		q.Set("contractId", contractID)
+	}
+	var out PayoutList
+	if err := c.get(ctx, api.PathPayoutList, q, signed, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// CancelCollection cancels a PENDING collection order no payment has
+// reached (signed) and returns it CANCELLED.
+func (c *Client) CancelCollection(ctx context.Context, orderNo string) (*Collection, error) {
+	var out Collection
+	if err := c.post(ctx, api.PathCollectionCancel, api.CollectionCancel{OrderNo: orderNo}, false, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// HoldingsFilter narrows the balance and ledger endpoints; zero fields
+// are left out. ChainID is TRON, ETH or ARB.
+type HoldingsFilter struct {
+	ContractID string
+	ChainID    string
+	Symbol     string
+}
+
+func (f HoldingsFilter) query() url.Values {
+	q := url.Values{}
+	for k, v := range map[string]string{"contractId": f.ContractID, "chainId": f.ChainID, "symbol": f.Symbol} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return q
+}
+
+// Balance returns per payout contract and token the on-chain balance,
+// the amount locked by pending payouts, what is available, and the live
+// allowances of wallets that approved the contract (signed).
+func (c *Client) Balance(ctx context.Context, f HoldingsFilter) (*Balances, error) {
+	var out Balances
+	if err := c.get(ctx, api.PathBalance, f.query(), signed, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// LedgerRequest selects ledger entries: Kind is sweep, deposit, payout,
+// fee, refund or withdraw; times are Unix milliseconds.
+type LedgerRequest struct {
+	HoldingsFilter
+	Kind      string
+	StartTime int64
+	EndTime   int64
+	Page      int
+	PageSize  int
+}
+
+// Ledger returns one page of the movements of the merchant's payout
+// contracts' holdings, oldest first, with per contract and token the sum
+// of all of them (signed).
+func (c *Client) Ledger(ctx context.Context, req LedgerRequest) (*Ledger, error) {
+	q := ListRequest{StartTime: req.StartTime, EndTime: req.EndTime, Page: req.Page, PageSize: req.PageSize}.query()
+	for k, v := range req.HoldingsFilter.query() {
+		q[k] = v
+	}
+	if req.Kind != "" {
+		q.Set("kind", req.Kind)
+	}
+	var out Ledger
+	if err := c.get(ctx, api.PathLedger, q, signed, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ListCollections returns one page of the merchant's collection orders,
+// newest first (signed).
+func (c *Client) ListCollections(ctx context.Context, req ListRequest) (*CollectionList, error) {
+	q := req.query()
 	var out CollectionList
 	if err := c.get(ctx, api.PathCollectionList, q, signed, &out); err != nil {
 		return nil, err

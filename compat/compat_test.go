@@ -127,10 +127,21 @@ func TestPublishedNodeClientAndReceivers(t *testing.T) {
 	if payoutDetail["amount"] != "25.00" || payoutDetail["fromAddress"] != info.Networks["ETH"].PayoutContract {
 		t.Fatalf("payout detail: %v", env)
 	}
+	// The Java sample builds its request from a Map<String,String>: every
+	// value a string, payoutType "1" included; and it gives the merchant's
+	// customer number.
+	env = node.call(t, http.MethodPost, "/order/api/v2/payout/order", []kv{
+		{"contractId", info.ContractIDs["ETH"]}, {"orderNo", "JAVA-P2"}, {"recipient", recipient},
+		{"amount", "7.50"}, {"symbol", "USDT"}, {"payoutType", "1"}, {"custNo", "C86002201"},
+	})
+	if d, _ := env["data"].(map[string]any); d == nil || d["orderNo"] != "JAVA-P2" || d["status"] != "PENDING" {
+		t.Fatalf("create payout from a string map: %v", env)
+	}
 
 	// Webhooks of both orders, verified the four documented ways.
 	payment := hooks.wait(t, "orderNo", "NODE-C1")
 	payout := hooks.wait(t, "bizOrderNo", "NODE-P1")
+	javaPayout := hooks.wait(t, "bizOrderNo", "JAVA-P2")
 	key := info.WebhookKey
 	for name, d := range map[string]delivery{"payment": payment, "payout": payout} {
 		if err := verifyRawV2(d, key, brand, time.Now()); err != nil {
@@ -151,7 +162,9 @@ func TestPublishedNodeClientAndReceivers(t *testing.T) {
 	if err := strictDecode(payment.body, &pb); err != nil {
 		t.Fatalf("typed payment body: %v\n%s", err, payment.body)
 	}
-	if pb.Event != "payment" || pb.ID <= 0 || pb.CashierID <= 0 || pb.OrderType != 3 || pb.BlockTime != nil ||
+	// Without a block yet, blockTime is still the documented Long: the
+	// time of the status change (updateTime).
+	if pb.Event != "payment" || pb.ID <= 0 || pb.CashierID <= 0 || pb.OrderType != 3 || pb.BlockTime == nil || *pb.BlockTime != pb.UpdateTime ||
 		pb.CustNo != "C86002201" || pb.Amount != "100.00" || !strings.HasPrefix(pb.Network, "Ethereum") || pb.TxHash != pb.TxID {
 		t.Errorf("typed payment body %+v", pb)
 	}
@@ -160,13 +173,26 @@ func TestPublishedNodeClientAndReceivers(t *testing.T) {
 		t.Fatalf("typed payout body: %v\n%s", err, payout.body)
 	}
 	if ob.Event != "payout" || ob.Type != 1 || ob.ContractID <= 0 || ob.CreateTime < time.Now().Add(-time.Hour).UnixMilli() ||
-		ob.Amount != "25.00" || ob.Fee != "1.00" || ob.ToAddress != recipient || ob.BizOrderNo != "NODE-P1" {
+		ob.Amount != "25.00" || ob.Fee != "1.00" || ob.ToAddress != recipient || ob.BizOrderNo != "NODE-P1" ||
+		ob.ID <= 0 || ob.BlockTime == nil || *ob.BlockTime != ob.UpdateTime {
 		t.Errorf("typed payout body %+v", ob)
 	}
 	var loose map[string]any
 	json.Unmarshal(payout.body, &loose)
 	if loose["fromAddress"] != payoutDetail["fromAddress"] {
 		t.Errorf("payout webhook fromAddress %v, detail %v", loose["fromAddress"], payoutDetail["fromAddress"])
+	}
+	// No customer number given: no custNo (not the merchant id); the
+	// reason is sent under both names.
+	if _, has := loose["custNo"]; has || loose["reason"] != loose["failReason"] || loose["reason"] == nil {
+		t.Errorf("payout webhook custNo %v, reason %v, failReason %v", loose["custNo"], loose["reason"], loose["failReason"])
+	}
+	var jb payoutBody
+	if err := strictDecode(javaPayout.body, &jb); err != nil {
+		t.Fatalf("typed payout body: %v\n%s", err, javaPayout.body)
+	}
+	if jb.CustNo != "C86002201" || jb.Type != 1 || jb.ID <= 0 || jb.ID == ob.ID || jb.Amount != "7.50" {
+		t.Errorf("payout created from a string map: %+v", jb)
 	}
 }
 

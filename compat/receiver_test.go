@@ -189,22 +189,23 @@ func jsString(b *strings.Builder, s string) {
 // decoder refuses a string where an integer field is declared, exactly
 // like Jackson with strict number coercion.
 type paymentBody struct {
-	Event     string `json:"event"`
-	EventType string `json:"eventType"`
-	EventID   string `json:"eventId"`
-	CustNo    string `json:"custNo"`
-	OrderNo   string `json:"orderNo"`
-	ID        int64  `json:"id"`
-	CashierID int32  `json:"cashierId"`
-	Symbol    string `json:"symbol"`
-	Amount    string `json:"amount"`
-	Status    string `json:"status"`
-	TxID      string `json:"txId"`
-	TxHash    string `json:"txHash"`
-	Network   string `json:"network"`
-	ChainID   string `json:"chainId"`
-	OrderType int32  `json:"orderType"`
-	BlockTime *int64 `json:"blockTime"`
+	Event      string `json:"event"`
+	EventType  string `json:"eventType"`
+	EventID    string `json:"eventId"`
+	CustNo     string `json:"custNo"`
+	OrderNo    string `json:"orderNo"`
+	ID         int64  `json:"id"`
+	CashierID  int32  `json:"cashierId"`
+	Symbol     string `json:"symbol"`
+	Amount     string `json:"amount"`
+	Status     string `json:"status"`
+	TxID       string `json:"txId"`
+	TxHash     string `json:"txHash"`
+	Network    string `json:"network"`
+	ChainID    string `json:"chainId"`
+	OrderType  int32  `json:"orderType"`
+	BlockTime  *int64 `json:"blockTime"`
+	UpdateTime int64  `json:"updateTime"`
 }
 
 type payoutBody struct {
@@ -227,6 +228,10 @@ type payoutBody struct {
 	CreateTime int64  `json:"createTime"`
 	ContractID int32  `json:"contractId"`
 	BlockTime  *int64 `json:"blockTime"`
+	UpdateTime int64  `json:"updateTime"`
+	ID         int64  `json:"id"`
+	Reason     string `json:"reason"`
+	FailReason string `json:"failReason"`
 }
 
 func strictDecode(body []byte, v any) error {

@@ -28,6 +28,7 @@ type Config struct {
 	SignEncodings  string
 	SignField      string
 	UnknownFields  string
+	IntegerStrings string
 	ErrorStatus    string
 	RecvWindow     time.Duration
 	RecvWindowMax  time.Duration
@@ -86,22 +87,23 @@ type Config struct {
 // Default is the configuration before flags and environment.
 func Default() Config {
 	return Config{
-		Data:          "data",
-		Addr:          "127.0.0.1:8080",
-		Mode:          "production",
-		LogLevel:      "info",
-		HeaderPrefix:  "Service",
-		SignEncodings: "raw",
-		SignField:     "optional",
-		UnknownFields: "reject",
-		ErrorStatus:   "http",
-		RecvWindow:    30 * time.Second,
-		RecvWindowMax: 60 * time.Second,
-		FutureSkew:    time.Second,
-		RateKey:       1000,
-		RateIP:        2000,
-		RateEndpoint:  100,
-		CollectionTTL: 30 * time.Minute,
+		Data:           "data",
+		Addr:           "127.0.0.1:8080",
+		Mode:           "production",
+		LogLevel:       "info",
+		HeaderPrefix:   "Service",
+		SignEncodings:  "raw",
+		SignField:      "optional",
+		UnknownFields:  "reject",
+		IntegerStrings: "accept",
+		ErrorStatus:    "http",
+		RecvWindow:     30 * time.Second,
+		RecvWindowMax:  60 * time.Second,
+		FutureSkew:     time.Second,
+		RateKey:        1000,
+		RateIP:         2000,
+		RateEndpoint:   100,
+		CollectionTTL:  30 * time.Minute,
 
 		WebhookTimeout:  10 * time.Second,
 		WebhookSchedule: "1m,5m,30m,2h,24h",
@@ -223,7 +225,7 @@ var topics = []struct {
 	flags []string
 }{
 	{"service", []string{"data", "database-url", "addr", "mode", "public-url", "registry", "log-level"}},
-	{"API requests and signing", []string{"header-prefix", "sign-encodings", "sign-field", "unknown-fields", "error-status", "recv-window", "recv-window-max", "future-skew", "collection-ttl"}},
+	{"API requests and signing", []string{"header-prefix", "sign-encodings", "sign-field", "unknown-fields", "integer-strings", "error-status", "recv-window", "recv-window-max", "future-skew", "collection-ttl"}},
 	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "max-cpu-wait", "cache-ttl"}},
 	{"webhooks", []string{"webhook-timeout", "webhook-schedule", "webhook-workers", "webhook-lease", "webhook-signature", "webhook-body"}},
 	{"chains", []string{"eth-rpc", "arb-rpc", "tron-api", "eth-finality", "arb-finality", "late-window", "watch-interval", "scan-chunk", "watch-native"}},
@@ -307,6 +309,7 @@ func (c *Config) Validate() error {
 		{"mode", c.Mode, []string{"production", "sandbox"}},
 		{"sign-field", c.SignField, []string{"optional", "require", "match", "ignore"}},
 		{"unknown-fields", c.UnknownFields, []string{"reject", "ignore"}},
+		{"integer-strings", c.IntegerStrings, []string{"accept", "reject"}},
 		{"error-status", c.ErrorStatus, []string{"http", "always200"}},
 		{"log-level", c.LogLevel, []string{"debug", "info", "warn", "error"}},
 		{"webhook-signature", c.WebhookSignature, []string{"raw", "sorted"}},
@@ -435,6 +438,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_SIGN_ENCODINGS", "sign-encodings", "accepted signature value encodings: raw, urlencoded or raw,urlencoded", str(&c.SignEncodings)),
 		f("CASHIER_SIGN_FIELD", "sign-field", "body field sign: optional (must equal the header when sent), require (also required on collection create; match is an alias) or ignore", str(&c.SignField)),
 		f("CASHIER_UNKNOWN_FIELDS", "unknown-fields", "unknown request fields: reject or ignore", str(&c.UnknownFields)),
+		f("CASHIER_INTEGER_STRINGS", "integer-strings", "integer request fields (payoutType) given as a string of digits (\"1\"): accept or reject", str(&c.IntegerStrings)),
 		f("CASHIER_ERROR_STATUS", "error-status", "HTTP status of errors: http or always200", str(&c.ErrorStatus)),
 		f("CASHIER_RECV_WINDOW", "recv-window", "default request validity window", dur(&c.RecvWindow)),
 		f("CASHIER_RECV_WINDOW_MAX", "recv-window-max", "largest validity window a client may ask for", dur(&c.RecvWindowMax)),

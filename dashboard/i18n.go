@@ -3,6 +3,15 @@ package dashboard
 // messages holds every page text as {English, Chinese}, side by side so a
 // key cannot go missing from one language. An unknown key shows as itself.
 var messages = map[string][2]string{
+	"nav.holdings":                 {"Balances", "余额"},
+	"holdings.onchain":             {"On chain", "链上余额"},
+	"holdings.export":              {"Export (UTC dates)", "导出（UTC 日期）"},
+	"holdings.ledger":              {"Ledger", "资金流水"},
+	"holdings.refunds":             {"Refunds", "退款"},
+	"holdings.newest":              {"The latest 200 movements of the payout contracts' holdings; the export has all of them.", "代付合约持有资金的最近 200 条变动；导出包含全部。"},
+	"holdings.choose":              {"Choose a merchant to see its balances.", "请选择一个商户以查看其余额。"},
+	"holdings.kind":                {"Kind", "类型"},
+	"holdings.ref":                 {"Reference", "关联"},
 	"gas.title":                    {"Payout fees against gas (last 14 days)", "代付手续费与燃料费（近 14 天）"},
 	"gas.token":                    {"Token", "币种"},
 	"gas.payouts":                  {"Paid payouts", "已支付代付"},

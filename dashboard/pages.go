@@ -19,7 +19,7 @@ import (
 var files embed.FS
 
 var pageNames = []string{"signin", "overview", "integration", "keys", "collections", "collection", "payouts", "payout",
-	"review", "audit", "account", "error", "users", "userpass", "webhooks"}
+	"review", "audit", "account", "error", "users", "userpass", "webhooks", "holdings"}
 
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
@@ -194,6 +194,7 @@ func (s *Server) routes() {
 	s.apiRoutes()
 	s.userRoutes()
 	s.webhookRoutes()
+	s.exportRoutes()
 
 	s.page("GET "+Prefix+"{$}", "nav.overview", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
 		ov, err := s.overview(r, a)
@@ -297,6 +298,11 @@ func (s *Server) routes() {
 		p.Data = map[string]any{"O": payoutJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
 			"AddrURL": s.explorer(o.Chain, "address", o.Recipient), "NetworkName": s.networkName(o.Chain), "GasUnit": coinSymbol(o.Chain)}
 		return "payout", nil
+	})
+	s.page("GET "+Prefix+"holdings", "nav.holdings", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+		data, err := s.holdings(r, a)
+		p.Data = data
+		return "holdings", err
 	})
 	s.page("GET "+Prefix+"review", "nav.review", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
 		q, err := s.reviewQueue(r, a)

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/ledger"
 	"github.com/stablecashier/cashier/ratelimit"
 	"github.com/stablecashier/cashier/webhook"
 )
@@ -90,6 +91,11 @@ type Deps struct {
 	Reviewer Reviewer
 	// Provision issues keys and builds contract records.
 	Provision Provisioner
+	// Ledger reads balances and the ledger; nil: not offered.
+	Ledger *ledger.Service
+	// Refunds lists refunds for the refunds export; nil: the export is
+	// its header alone.
+	Refunds RefundExporter
 }
 
 // Server is the dashboard's http.Handler.

@@ -455,3 +455,68 @@ func (c *Client) CallView(ctx context.Context, contract string, data []byte) ([]
 	}
 	return out, nil
 }
+
+// AccountTransfers implements cashier.TransferHistory: two log queries,
+// one on the sender topic and one on the receiver topic, merged in chain
+// order (a transfer to itself is listed once).
+func (c *Client) AccountTransfers(ctx context.Context, token, account string, from, toBlock uint64) ([]cashier.Transfer, error) {
+	t, err := parseAddress(token)
+	if err != nil {
+		return nil, err
+	}
+	topics, err := addressTopics([]string{account})
+	if err != nil {
+		return nil, err
+	}
+	if from > toBlock {
+		return nil, nil
+	}
+	q := ethereum.FilterQuery{Addresses: []common.Address{t}}
+	logs, err := c.chunkedLogs(from, toBlock, func(start, end uint64) ([]types.Log, error) {
+		var chunk []types.Log
+		for _, tp := range [][][]common.Hash{{{TransferTopic}, topics, nil}, {{TransferTopic}, nil, topics}} {
+			q.Topics = tp
+			got, err := c.verifiedLogs(ctx, "logs", q, start, end, map[uint64]time.Time{})
+			if err != nil {
+				return nil, err
+			}
+			chunk = append(chunk, got...)
+		}
+		return chunk, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(logs, func(a, b types.Log) int {
+		if a.BlockNumber != b.BlockNumber {
+			return cmpU64(a.BlockNumber, b.BlockNumber)
+		}
+		return cmpU64(uint64(a.Index), uint64(b.Index))
+	})
+	times := map[uint64]time.Time{}
+	out := make([]cashier.Transfer, 0, len(logs))
+	seen := map[[2]uint64]bool{}
+	for _, l := range logs {
+		if key := [2]uint64{l.BlockNumber, uint64(l.Index)}; seen[key] {
+			continue
+		} else {
+			seen[key] = true
+		}
+		tr, ok := c.transferOf(l)
+		if !ok {
+			continue
+		}
+		bt, ok := times[l.BlockNumber]
+		if !ok {
+			ref, err := c.BlockByNumber(ctx, l.BlockNumber)
+			if err != nil {
+				return nil, err
+			}
+			bt = ref.Time
+			times[l.BlockNumber] = bt
+		}
+		tr.BlockTime = bt
+		out = append(out, tr)
+	}
+	return out, nil
+}

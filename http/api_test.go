@@ -101,6 +101,7 @@ var payoutDetailTypes = map[string]string{
 	"orderNo": "string", "orderId": "string", "contractId": "string", "chainId": "string", "recipient": "string",
 	"amount": "string", "symbol": "string", "payoutType": "integer", "fromAddress": "string", "remark": "string",
 	"txId": "string", "status": "string", "fee": "string", "gasAmount": "string", "createTime": "integer", "updateTime": "integer",
+	"custNo": "string",
 }
 
 func TestCreateCollectionAndReadItBack(t *testing.T) {
@@ -207,7 +208,7 @@ func TestCollectionList(t *testing.T) {
 func TestCreatePayoutAndDetail(t *testing.T) {
 	e := newEnv(t, nil)
 	r := e.do(request{method: "POST", path: "/order/api/v2/payout/order", params: map[string]any{
-		"contractId": tronK, "orderNo": "P1", "recipient": tronRecip, "amount": "10.5", "symbol": "USDT", "payoutType": 1, "remark": "salary", "chainId": "TRON"}})
+		"contractId": tronK, "orderNo": "P1", "recipient": tronRecip, "amount": "10.5", "symbol": "USDT", "payoutType": 1, "remark": "salary", "chainId": "TRON", "custNo": "C-9"}})
 	checkEnvelope(t, r, "200")
 	d := r.data()
 	checkTypes(t, "create payout", d, map[string]string{"orderNo": "string", "orderId": "string", "status": "string", "createTime": "integer"})
@@ -219,7 +220,7 @@ func TestCreatePayoutAndDetail(t *testing.T) {
 	d = r.data()
 	checkTypes(t, "payout detail", d, payoutDetailTypes)
 	want := map[string]any{"orderNo": "P1", "contractId": tronK, "chainId": "TRON", "recipient": tronRecip, "amount": "10.50", "symbol": "USDT",
-		"fromAddress": tronContract, "remark": "salary", "txId": "", "status": "PENDING", "fee": "1.00", "gasAmount": ""}
+		"fromAddress": tronContract, "remark": "salary", "txId": "", "status": "PENDING", "fee": "1.00", "gasAmount": "", "custNo": "C-9"}
 	for k, v := range want {
 		if d[k] != v {
 			t.Errorf("detail %s = %v, want %v", k, d[k], v)

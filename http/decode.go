@@ -17,13 +17,17 @@ import (
 // interface's fields they include what real clients send: custNo on
 // collection create, chainId on payout create, and the body field sign.
 var (
-	payoutFields      = []string{"contractId", "orderNo", "recipient", "amount", "symbol", "payoutType", "fromAddress", "remark", "chainId", "sign"}
+	payoutFields      = []string{"contractId", "orderNo", "recipient", "amount", "symbol", "payoutType", "fromAddress", "remark", "chainId", "custNo", "sign"}
 	batchFields       = []string{"contractId", "payoutType", "fromAddress", "orders", "sign"}
 	batchOrderFields  = []string{"orderNo", "recipient", "amount", "symbol", "remark"}
 	collectionFields  = []string{"cashierId", "orderNo", "amount", "symbol", "chainId", "redirectUrl", "custNo", "sign"}
 	detailFields      = []string{"orderNo"}
 	listFields        = []string{"startTime", "endTime", "status", "page", "pageSize"}
 	cashierInfoFields = []string{"cashierId"}
+	payoutListFields  = []string{"startTime", "endTime", "status", "page", "pageSize", "contractId"}
+	cancelFields      = []string{"orderNo", "sign"}
+	balanceFields     = []string{"contractId", "chainId", "symbol"}
+	ledgerFields      = []string{"contractId", "chainId", "symbol", "kind", "startTime", "endTime", "page", "pageSize"}
 )
 
 // fields decodes parsed parameters (a JSON object or a query) into typed
@@ -35,6 +39,8 @@ type fields struct {
 	p      map[string]any
 	prefix string // "orders[2]." inside a batch, for messages
 	err    error
+	// digits accepts a JSON string of decimal digits for an integer field.
+	digits bool
 }
 
 // newFields starts decoding p, whose defined fields are known.
@@ -98,6 +104,9 @@ func (f *fields) integer(name string) int {
 		return 0
 	}
 	n, isNum := v.(json.Number)
+	if t, isText := v.(string); isText && f.digits && t != "" && strings.Trim(t, "0123456789") == "" {
+		n, isNum = json.Number(t), true
+	}
 	if !isNum {
 		f.fail(cashier.EInvalidType, "%s%s must be a JSON integer, not %s", f.prefix, name, jsonType(v))
 		return 0

@@ -53,9 +53,9 @@ func FuzzDecodeBody(f *testing.F) {
 			}
 		}
 		for _, policy := range []UnknownFieldPolicy{UnknownReject, UnknownIgnore} {
-			_, err := decodePayout(p, policy)
+			_, err := decodePayout(p, policy, true)
 			checkDecodeErr(t, "payout", err)
-			req, err := decodeBatch(p, policy, 100)
+			req, err := decodeBatch(p, policy, 100, true)
 			checkDecodeErr(t, "batch", err)
 			if err == nil && len(req.Orders) > 100 {
 				t.Fatalf("batch of %d orders accepted", len(req.Orders))

@@ -15,7 +15,7 @@ func newPayoutDetail(o *cashier.PayoutOrder, k *cashier.Contract) api.Payout {
 		Recipient: o.Recipient, Amount: cashier.FormatAmount(o.Amount, o.Decimals), Symbol: o.Symbol,
 		PayoutType: int(o.PayoutType), FromAddress: cashier.PayoutSource(o, k), Remark: o.Remark, TxID: o.TxID,
 		Status: string(o.Status), Fee: cashier.FormatAmount(o.Fee, o.Decimals), GasAmount: o.GasAmount,
-		CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt),
+		CreateTime: cashier.Millis(o.CreatedAt), UpdateTime: cashier.Millis(o.UpdatedAt), CustNo: o.CustNo,
 	}
 }
 
@@ -32,8 +32,9 @@ func payoutType(f *fields) int {
 }
 
 // decodePayout reads a create payout request.
-func decodePayout(p map[string]any, policy UnknownFieldPolicy) (orders.PayoutRequest, error) {
+func decodePayout(p map[string]any, policy UnknownFieldPolicy, digits bool) (orders.PayoutRequest, error) {
 	f := newFields(p, "", policy, payoutFields...)
+	f.digits = digits
 	req := orders.PayoutRequest{
 		ContractID:  f.str("contractId", true),
 		OrderNo:     f.str("orderNo", true),
@@ -44,13 +45,14 @@ func decodePayout(p map[string]any, policy UnknownFieldPolicy) (orders.PayoutReq
 		FromAddress: f.str("fromAddress", false),
 		Remark:      f.str("remark", false),
 		ChainID:     f.str("chainId", false),
+		CustNo:      f.str("custNo", false),
 	}
 	f.str("sign", false)
 	return req, f.err
 }
 
 func (s *server) handleCreatePayout(w http.ResponseWriter, r *http.Request, c *call) error {
-	req, err := decodePayout(c.params, s.cfg.UnknownFields)
+	req, err := decodePayout(c.params, s.cfg.UnknownFields, !s.cfg.RejectIntegerStrings)
 	if err != nil {
 		return err
 	}
@@ -85,8 +87,9 @@ func (s *server) handlePayoutDetail(w http.ResponseWriter, r *http.Request, c *c
 // one order's meaning (amount, address, funds, duplicate orderNo) fails
 // that order alone, in the service. One fromAddress serves an
 // allowance-mode batch.
-func decodeBatch(p map[string]any, policy UnknownFieldPolicy, maxOrders int) (orders.BatchRequest, error) {
+func decodeBatch(p map[string]any, policy UnknownFieldPolicy, maxOrders int, digits bool) (orders.BatchRequest, error) {
 	f := newFields(p, "", policy, batchFields...)
+	f.digits = digits
 	req := orders.BatchRequest{
 		ContractID:  f.str("contractId", true),
 		PayoutType:  payoutType(f),
@@ -118,7 +121,7 @@ func decodeBatch(p map[string]any, policy UnknownFieldPolicy, maxOrders int) (or
 }
 
 func (s *server) handleBatchPayout(w http.ResponseWriter, r *http.Request, c *call) error {
-	req, err := decodeBatch(c.params, s.cfg.UnknownFields, s.svc.Config.MaxBatch)
+	req, err := decodeBatch(c.params, s.cfg.UnknownFields, s.svc.Config.MaxBatch, !s.cfg.RejectIntegerStrings)
 	if err != nil {
 		return err
 	}

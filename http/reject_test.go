@@ -113,7 +113,8 @@ func TestPayoutRejections(t *testing.T) {
 		msg    string
 	}{
 		{"allowance without fromAddress", pathPayout, body(map[string]any{"contractId": ethK, "recipient": ethRecip, "payoutType": 2}), 400, "000103", "fromAddress is required"},
-		{"payoutType as string", pathPayout, body(map[string]any{"payoutType": "1"}), 400, "000102", "payoutType must be a JSON integer"},
+		{"payoutType as text", pathPayout, body(map[string]any{"payoutType": "one"}), 400, "000102", "payoutType must be a JSON integer"},
+		{"payoutType as signed digits", pathPayout, body(map[string]any{"payoutType": "+1"}), 400, "000102", "payoutType must be a JSON integer"},
 		{"payoutType fractional", pathPayout, body(map[string]any{"payoutType": 1.5}), 400, "000102", "payoutType must be an integer"},
 		{"payoutType 3", pathPayout, body(map[string]any{"payoutType": 3}), 400, "000105", "payoutType must be 1"},
 		{"payoutType 0", pathPayout, body(map[string]any{"payoutType": 0}), 400, "000105", "payoutType must be 1"},

@@ -16,11 +16,17 @@ func (s *server) addRoutes() {
 	s.handle("POST "+api.PathCreatePayout, authSigned, s.handleCreatePayout)
 	s.handle("GET "+api.PathPayoutDetail, authSigned, s.handlePayoutDetail)
 	s.handle("POST "+api.PathBatchPayout, authSigned, s.handleBatchPayout)
+	s.handle("GET "+api.PathPayoutList, authSigned, s.handlePayoutList)
 
 	// Collection orders.
 	s.handle("POST "+api.PathCreateCollection, authSigned, s.handleCreateCollection)
 	s.handle("GET "+api.PathCollectionDetail, authSigned, s.handleCollectionDetail)
 	s.handle("GET "+api.PathCollectionList, authSigned, s.handleCollectionList)
+	s.handle("POST "+api.PathCollectionCancel, authSigned, s.handleCollectionCancel)
+
+	// What the merchant holds: balances and the ledger of movements.
+	s.handle("GET "+api.PathBalance, authSigned, s.handleBalance)
+	s.handle("GET "+api.PathLedger, authSigned, s.handleLedger)
 
 	// Configuration.
 	s.handle("GET "+api.PathCashierInfo, authKey, s.handleCashierInfo)

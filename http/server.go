@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/ledger"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/ratelimit"
 	"github.com/stablecashier/cashier/sign"
@@ -122,6 +123,13 @@ type Config struct {
 	// percentile), every request is refused at once, a write with a
 	// booked place (cpuwait.go). Default 5 ms; negative: off.
 	MaxCPUWait time.Duration
+	// RejectIntegerStrings refuses integer fields (payoutType) sent as a
+	// JSON string of digits; by default "1" is read as 1, as the
+	// provider's clients that build requests from string maps send it.
+	RejectIntegerStrings bool
+	// Ledger answers the balance and ledger endpoints; nil: they answer
+	// EUnsupported.
+	Ledger *ledger.Service
 }
 
 // DefaultConfig returns the documented defaults.

@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ type PayoutRequest struct {
 	FromAddress string // required for allowance mode
 	Remark      string
 	ChainID     string // optional; must agree with the contract's chain
+	CustNo      string // optional: the merchant's customer number, echoed in the webhooks
 }
 
 // BatchRequest is a batch payout request. FromAddress applies to every
@@ -66,6 +68,10 @@ func (s *Service) CreatePayout(ctx context.Context, m *cashier.Merchant, req Pay
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkText("custNo", req.CustNo); err != nil {
+		return nil, err
+	}
+	o.CustNo = req.CustNo
 	if err := s.storePayouts(ctx, k, []*cashier.PayoutOrder{o}, nil); err != nil {
 		return nil, err
 	}
@@ -291,4 +297,39 @@ func (s *Service) addPayoutEvent(ctx context.Context, tx cashier.Tx, o *cashier.
 		return err
 	}
 	return tx.AddEvent(ctx, e)
+}
+
+// Payouts lists the merchant's payout orders, newest first, with the
+// collection list's paging and filters (contractID: "" any).
+func (s *Service) Payouts(ctx context.Context, m *cashier.Merchant, contractID string, req ListRequest) ([]cashier.PayoutOrder, int, cashier.PayoutFilter, error) {
+	f := cashier.PayoutFilter{MerchantID: m.ID, ContractID: contractID, Start: req.Start, End: req.End, Page: req.Page, PageSize: req.PageSize}
+	if f.Page == 0 {
+		f.Page = 1
+	}
+	if f.PageSize == 0 {
+		f.PageSize = s.Config.DefaultPageSize
+	}
+	switch {
+	case f.Page < 1:
+		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "page must be at least 1")
+	case f.PageSize < 1 || f.PageSize > s.Config.MaxPageSize:
+		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "pageSize must be between 1 and %d", s.Config.MaxPageSize)
+	case !f.Start.IsZero() && !f.End.IsZero() && f.End.Before(f.Start):
+		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "endTime is before startTime")
+	}
+	if req.Status != "" {
+		st := cashier.PayoutStatus(strings.ToUpper(req.Status))
+		if !slices.Contains(cashier.PayoutStatuses, st) {
+			return nil, 0, f, cashier.Errorf(cashier.EInvalid, "status %q is not one of PENDING, PROCESSING, SUCCESS, REFUSE", req.Status)
+		}
+		f.Status = st
+	}
+	if contractID != "" {
+		k, err := s.Store.Contract(ctx, contractID)
+		if err != nil || k.MerchantID != m.ID {
+			return nil, 0, f, cashier.Errorf(cashier.ENotFound, "contract %s not found", contractID)
+		}
+	}
+	list, total, err := s.Store.Payouts(ctx, f)
+	return list, total, f, err
 }

@@ -270,7 +270,7 @@ func (r reader) Collections(ctx context.Context, f cashier.CollectionFilter) ([]
 
 const payoutCols = `id, merchant_id, contract_id, batch_id, order_no, chain, recipient, symbol, decimals,
 	amount, fee, payout_type, from_address, remark, status, tx_id, gas_amount, fail_reason,
-	created_at, updated_at, version, needs_review, exec_id, block_number, gas_spent`
+	created_at, updated_at, version, needs_review, exec_id, block_number, gas_spent, cust_no`
 
 func scanPayout(s scanner) (*cashier.PayoutOrder, error) {
 	var (
@@ -280,7 +280,7 @@ func scanPayout(s scanner) (*cashier.PayoutOrder, error) {
 	)
 	err := s.Scan(&o.ID, &o.MerchantID, &o.ContractID, &o.BatchID, &o.OrderNo, &o.Chain, &o.Recipient, &o.Symbol, &o.Decimals,
 		&amount, &fee, &o.PayoutType, &o.FromAddress, &o.Remark, &o.Status, &o.TxID, &o.GasAmount, &o.FailReason,
-		&created, &modified, &o.Version, &o.NeedsReview, &o.ExecID, &o.BlockNumber, &o.GasSpent)
+		&created, &modified, &o.Version, &o.NeedsReview, &o.ExecID, &o.BlockNumber, &o.GasSpent, &o.CustNo)
 	if err != nil {
 		return nil, err
 	}
@@ -320,6 +320,12 @@ func (r reader) Payouts(ctx context.Context, f cashier.PayoutFilter) ([]cashier.
 	w.eq("chain", string(f.Chain))
 	w.eq("from_address", f.FromAddress)
 	w.eq("status", string(f.Status))
+	if !f.Start.IsZero() {
+		w.add("created_at >= ?", f.Start.UnixMilli())
+	}
+	if !f.End.IsZero() {
+		w.add("created_at <= ?", f.End.UnixMilli())
+	}
 	out, total, err := listRows(ctx, r, "payout_orders", payoutCols, w, f.Page, f.PageSize, nil, scanPayout)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list payout orders: %w", err)

@@ -160,7 +160,7 @@ func payoutArgs(o *cashier.PayoutOrder) ([]any, error) {
 	}
 	return []any{o.ID, o.MerchantID, o.ContractID, o.BatchID, o.OrderNo, o.Chain, o.Recipient, o.Symbol, o.Decimals,
 		amount, fee, int64(o.PayoutType), o.FromAddress, o.Remark, o.Status, o.TxID, o.GasAmount, o.FailReason,
-		millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, o.NeedsReview, o.ExecID, int64(o.BlockNumber), o.GasSpent}, nil
+		millis(o.CreatedAt), millis(o.UpdatedAt), o.Version, o.NeedsReview, o.ExecID, int64(o.BlockNumber), o.GasSpent, o.CustNo}, nil
 }
 
 func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
@@ -198,7 +198,7 @@ func (t *tx) UpdatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 	res, err := t.tx.ExecContext(ctx, `UPDATE payout_orders SET
 		merchant_id = ?, contract_id = ?, batch_id = ?, order_no = ?, chain = ?, recipient = ?, symbol = ?, decimals = ?,
 		amount = ?, fee = ?, payout_type = ?, from_address = ?, remark = ?, status = ?, tx_id = ?, gas_amount = ?, fail_reason = ?,
-		created_at = ?, updated_at = ?, needs_review = ?, exec_id = ?, block_number = ?, gas_spent = ?, version = version + 1
+		created_at = ?, updated_at = ?, needs_review = ?, exec_id = ?, block_number = ?, gas_spent = ?, cust_no = ?, version = version + 1
 		WHERE id = ? AND version = ?`, args...)
 	if err != nil {
 		return writeErr(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo))

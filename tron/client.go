@@ -811,3 +811,22 @@ func (c *Client) CheckNodes(ctx context.Context) []nodes.Check {
 	wg.Wait()
 	return out
 }
+
+// AccountTransfers implements cashier.TransferHistory, block by block.
+func (c *Client) AccountTransfers(ctx context.Context, token, account string, from, toBlock uint64) ([]cashier.Transfer, error) {
+	tk, err := ParseAddress(token)
+	if err != nil {
+		return nil, err
+	}
+	acct, err := ParseAddress(account)
+	if err != nil {
+		return nil, err
+	}
+	var out []cashier.Transfer
+	err = c.tokenLogs(ctx, transferTopic, map[Address]bool{tk: true}, from, toBlock, func(e tokenLog) {
+		if e.a == acct || e.b == acct {
+			out = append(out, e.transfer())
+		}
+	})
+	return out, err
+}

@@ -97,7 +97,7 @@ func (w *Writer) CollectionEvent(o *cashier.CollectionOrder, c *cashier.Cashier,
 	b.add("network", w.networkName(o.Chain))
 	b.add("chainId", o.Chain.ConfigID())
 	b.id("orderType", orderTypeCollection, orderTypeTransfer)
-	b.time("blockTime", blockTime(o.TxID, o.PayTime))
+	b.time("blockTime", eventTime(blockTime(o.TxID, o.PayTime), o.UpdatedAt))
 	b.time("createTime", o.CreatedAt)
 	b.time("updateTime", o.UpdatedAt)
 	if !o.ReorgedAt.IsZero() {
@@ -135,8 +135,14 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	b.add("eventId", id)
 	b.add("event", string(cashier.EventPayout))
 	b.add("eventType", eventType(cashier.EventPayout, string(o.Status)))
-	b.add("custNo", o.MerchantID)
+	if o.CustNo != "" {
+		// The merchant's own customer number from the payout's creation;
+		// without one the field is left out rather than filled with an id
+		// the merchant did not give.
+		b.add("custNo", o.CustNo)
+	}
 	b.add("orderNo", o.OrderNo)
+	b.id("id", o.ID, w.num("payout_orders", o.ID, o.Num))
 	b.add("bizOrderNo", o.OrderNo)
 	b.add("orderId", o.ID)
 	b.id("contractId", o.ContractID, contractNum)
@@ -158,8 +164,9 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	if bt.IsZero() {
 		bt = blockTime(o.TxID, o.UpdatedAt)
 	}
-	b.time("blockTime", bt)
+	b.time("blockTime", eventTime(bt, o.UpdatedAt))
 	b.add("failReason", o.FailReason) // why a REFUSE was refused (review or chain); empty otherwise
+	b.add("reason", o.FailReason)     // the same, under the name the provider's receivers read
 	return &cashier.Event{
 		ID:         id,
 		MerchantID: o.MerchantID,
@@ -251,6 +258,17 @@ func blockTime(txID string, updated time.Time) time.Time {
 		return time.Time{}
 	}
 	return updated
+}
+
+// eventTime is the blockTime of an event: the block's time when the
+// order has a transaction, else the time of the status change, so the
+// field is always the Long the provider documents (its receivers call
+// new Date(blockTime)).
+func eventTime(block, changed time.Time) time.Time {
+	if block.IsZero() {
+		return changed
+	}
+	return block
 }
 
 // body is a flat JSON object of string fields in insertion order. It is

@@ -76,7 +76,7 @@ func TestCollectionEventBody(t *testing.T) {
 	if err := json.Unmarshal(ev2.Body, &f); err != nil {
 		t.Fatal(err)
 	}
-	if f["eventType"] != "payment.pending" || f["txId"] != "" || f["blockTime"] != nil || f["paidAmount"] != "0.00" {
+	if f["eventType"] != "payment.pending" || f["txId"] != "" || f["blockTime"] != float64(pending.UpdatedAt.UnixMilli()) || f["paidAmount"] != "0.00" {
 		t.Errorf("pending body %s", ev2.Body)
 	}
 	if ev2.ID == ev.ID {
@@ -93,7 +93,7 @@ func TestPayoutEventBody(t *testing.T) {
 		ID: "po_77", MerchantID: "m_alpha", ContractID: "k_1", OrderNo: "P-1", Chain: cashier.ChainARB,
 		Recipient: "0x00000000000000000000000000000000000000a1", Symbol: "USDC", Decimals: 6,
 		Amount: big.NewInt(25_000_000), Fee: big.NewInt(1_000_000), PayoutType: cashier.PayoutBalance,
-		Status: cashier.PayoutSuccess, TxID: "0xfeed", GasAmount: "51234", CreatedAt: t0, UpdatedAt: at,
+		Status: cashier.PayoutSuccess, TxID: "0xfeed", GasAmount: "51234", CreatedAt: t0, UpdatedAt: at, Num: 77, CustNo: "C86002201",
 	}
 	k := &cashier.Contract{ID: "k_1", Num: 3, Address: "0x00000000000000000000000000000000000000c0"}
 	reg := &cashier.Registry{Networks: []cashier.Network{{Chain: cashier.ChainARB, NetworkName: "Arbitrum One"}}}
@@ -101,11 +101,11 @@ func TestPayoutEventBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"eventId":"` + ev.ID + `","event":"payout","eventType":"payout.success","custNo":"m_alpha","orderNo":"P-1","bizOrderNo":"P-1",` +
+	want := `{"eventId":"` + ev.ID + `","event":"payout","eventType":"payout.success","custNo":"C86002201","orderNo":"P-1","id":77,"bizOrderNo":"P-1",` +
 		`"orderId":"po_77","contractId":3,"amount":"25.00","fee":"1.00","gasAmount":"51234",` +
 		`"toAddress":"0x00000000000000000000000000000000000000a1","fromAddress":"0x00000000000000000000000000000000000000c0",` +
 		`"network":"Arbitrum One","chainId":"42161","symbol":"USDC","txId":"0xfeed","txHash":"0xfeed","type":1,"status":"SUCCESS",` +
-		`"createTime":1772366400000,"updateTime":1772370000000,"blockTime":1772370000000,"failReason":""}`
+		`"createTime":1772366400000,"updateTime":1772370000000,"blockTime":1772370000000,"failReason":"","reason":""}`
 	if string(ev.Body) != want {
 		t.Errorf("body\n%s\nwant\n%s", ev.Body, want)
 	}
@@ -113,11 +113,11 @@ func TestPayoutEventBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = `{"eventId":"` + ev.ID + `","event":"payout","eventType":"payout.success","custNo":"m_alpha","orderNo":"P-1","bizOrderNo":"P-1",` +
+	want = `{"eventId":"` + ev.ID + `","event":"payout","eventType":"payout.success","custNo":"C86002201","orderNo":"P-1","id":"po_77","bizOrderNo":"P-1",` +
 		`"orderId":"po_77","contractId":"k_1","amount":"25.00","fee":"1.00","gasAmount":"51234",` +
 		`"toAddress":"0x00000000000000000000000000000000000000a1","fromAddress":"0x00000000000000000000000000000000000000c0",` +
 		`"network":"Arbitrum One","chainId":"42161","symbol":"USDC","txId":"0xfeed","txHash":"0xfeed","type":"1","status":"SUCCESS",` +
-		`"createTime":"1772366400000","updateTime":"1772370000000","blockTime":"1772370000000","failReason":""}`
+		`"createTime":"1772366400000","updateTime":"1772370000000","blockTime":"1772370000000","failReason":"","reason":""}`
 	if string(ev.Body) != want {
 		t.Errorf("body\n%s\nwant\n%s", ev.Body, want)
 	}
@@ -134,11 +134,15 @@ func TestPayoutEventBody(t *testing.T) {
 	}
 	o.BlockTime = time.Time{}
 
+	// Without a customer number custNo is left out; a refusal without a
+	// transaction carries the time of the change as blockTime and its
+	// reason under both names.
 	o.PayoutType, o.FromAddress, o.Status, o.TxID, o.Chain = cashier.PayoutAllowance, "TXYZ", cashier.PayoutRefuse, "", cashier.ChainTRON
+	o.CustNo, o.FailReason = "", "refused in review"
 	ev, _ = (&Writer{Strings: true}).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
 	f := fields(t, ev.Body)
-	if f["fromAddress"] != "TXYZ" || f["type"] != "2" || f["eventType"] != "payout.refuse" || f["chainId"] != "TRON" ||
-		f["network"] != "TRON" || f["blockTime"] != "" {
+	if _, has := f["custNo"]; has || f["fromAddress"] != "TXYZ" || f["type"] != "2" || f["eventType"] != "payout.refuse" || f["chainId"] != "TRON" ||
+		f["network"] != "TRON" || f["blockTime"] != "1772370000000" || f["reason"] != "refused in review" || f["failReason"] != "refused in review" {
 		t.Errorf("allowance refuse body %s", ev.Body)
 	}
 	if ev, err := NewWriter(nil).PayoutEvent(o, k, "", at); ev != nil || err != nil {
