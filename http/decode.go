@@ -17,13 +17,15 @@ import (
 // interface's fields they include what real clients send: custNo on
 // collection create, chainId on payout create, and the body field sign.
 var (
-	payoutFields      = []string{"contractId", "orderNo", "recipient", "amount", "symbol", "payoutType", "fromAddress", "remark", "chainId", "sign"}
-	batchFields       = []string{"contractId", "payoutType", "fromAddress", "orders", "sign"}
-	batchOrderFields  = []string{"orderNo", "recipient", "amount", "symbol", "remark"}
-	collectionFields  = []string{"cashierId", "orderNo", "amount", "symbol", "chainId", "redirectUrl", "custNo", "sign"}
-	detailFields      = []string{"orderNo"}
-	listFields        = []string{"startTime", "endTime", "status", "page", "pageSize"}
-	cashierInfoFields = []string{"cashierId"}
+	payoutFields       = []string{"contractId", "orderNo", "recipient", "amount", "symbol", "payoutType", "fromAddress", "remark", "chainId", "sign"}
+	batchFields        = []string{"contractId", "payoutType", "fromAddress", "orders", "sign"}
+	batchOrderFields   = []string{"orderNo", "recipient", "amount", "symbol", "remark"}
+	collectionFields   = []string{"cashierId", "orderNo", "amount", "symbol", "chainId", "redirectUrl", "custNo", "sign"}
+	detailFields       = []string{"orderNo"}
+	refundFields       = []string{"orderNo", "refundNo", "amount", "address", "symbol", "reason", "sign"}
+	refundDetailFields = []string{"refundNo"}
+	listFields         = []string{"startTime", "endTime", "status", "page", "pageSize"}
+	cashierInfoFields  = []string{"cashierId"}
 )
 
 // fields decodes parsed parameters (a JSON object or a query) into typed
