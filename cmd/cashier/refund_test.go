@@ -222,8 +222,14 @@ func TestRefunds(t *testing.T) {
 	if out, err := exec.Command(binary, args...).CombinedOutput(); err != nil {
 		t.Fatalf("approve: %v\n%s", err, out)
 	}
+	// The first kill lands once a refund's payout is in a batch (signed,
+	// being sent or mined), the others at random moments after.
+	waitFor(t, "a refund executing", time.Minute, func() bool {
+		f, err := api.RefundDetail(ctx, "R-A")
+		return err == nil && f.Status != "PENDING"
+	})
 	for k := 0; k < 3; k++ {
-		time.Sleep(time.Duration(200+mrand.IntN(1200)) * time.Millisecond)
+		time.Sleep(time.Duration(mrand.IntN(1000)) * time.Millisecond)
 		svc.cmd.Process.Signal(syscall.SIGKILL)
 		<-svc.done
 		svc.done <- nil
