@@ -84,6 +84,8 @@ var messages = map[string][2]string{
 	"paid":                  {"Paid", "已付"},
 	"password":              {"Password", "密码"},
 	"payments":              {"On-chain payments", "链上付款"},
+	"refunds":               {"Refunds", "退款"},
+	"refund.to":             {"Refunded to", "退款地址"},
 	"policy":                {"Payout review policy", "代付审核策略"},
 	"policy.above":          {"Amount (mode above)", "金额（above 模式）"},
 	"policy.help":           {"default: balance-mode payouts wait for review, allowance-mode payouts do not; always; never; above: payouts above the amount.", "default：余额模式代付需审核，授权模式不需要；always：全部；never：不审核；above：超过该金额的代付。"},

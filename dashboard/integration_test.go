@@ -212,7 +212,15 @@ func TestCollectionDetailShowsPayments(t *testing.T) {
 		From: "0x00000000000000000000000000000000000000f1", To: o.DepositAddress, Amount: big.NewInt(12_500_000),
 		BlockNumber: 42, BlockHash: "0xb10c", BlockTime: time.Now(), Status: cashier.PaymentConfirmed,
 		Effect: cashier.EffectCredited, SeenAt: time.Now(), ConfirmedAt: time.Now(), UpdatedAt: time.Now()}
-	if err := e.svc.Store.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) }); err != nil {
+	f := &cashier.Refund{ID: "rf_1", MerchantID: o.MerchantID, RefundNo: "R-77", OrderID: o.ID, OrderNo: o.OrderNo, Chain: o.Chain,
+		Symbol: "USDT", Decimals: 6, Amount: big.NewInt(2_250_000), Address: "0x00000000000000000000000000000000000000f2",
+		Status: cashier.RefundSuccess, TxID: "0xfeed", SentAt: time.Now(), CreatedAt: time.Now()}
+	if err := e.svc.Store.Update(ctx, func(tx cashier.Tx) error {
+		if err := tx.CreatePayment(ctx, p); err != nil {
+			return err
+		}
+		return tx.CreateRefund(ctx, f)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	u := e.signIn("viewer@one.example")
@@ -230,6 +238,9 @@ func TestCollectionDetailShowsPayments(t *testing.T) {
 	res.Body.Close()
 	if !strings.Contains(string(body), "12.50 USDT") || !strings.Contains(string(body), "CREDITED") {
 		t.Fatalf("detail page lacks the payment")
+	}
+	if !strings.Contains(string(body), "R-77") || !strings.Contains(string(body), "2.25 USDT") || !strings.Contains(string(body), "status-SUCCESS") {
+		t.Fatalf("detail page lacks the refund")
 	}
 }
 
