@@ -74,4 +74,5 @@ var tests = []struct {
 	{"LeaseBadInput", testLeaseBadInput},
 	{"PruneLeases", testPruneLeases},
 	{"LeaseRaceAcrossHandles", testLeaseRaceAcrossHandles},
+	{"Refunds", testRefunds},
 }
