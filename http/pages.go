@@ -75,7 +75,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <p class="hint">Enter an address you control. An exchange deposit address may not credit a refund.</p>
 {{if .EVM}}<button type="button" id="refund-connect" hidden>Use my wallet's address</button>{{end}}
 <button type="submit" id="refund-submit" class="primary">Send the refund here</button>
-</form>{{else}}<section id="state" class="state"><div id="refund-status" class="state-title">{{.Status}}</div>
+</form>{{else}}<section id="state" class="state"><div id="refund-status" class="state-title" data-status="{{.Status}}">{{.StatusText}}</div>
 <div class="label">To</div><code id="refund-to" class="address">{{.Address}}</code>
 {{if .TxID}}<div class="label">Transaction</div><code id="refund-tx" class="hash">{{.TxID}}</code>{{end}}</section>{{end}}
 {{if .Problem}}<div id="message" class="message" role="alert">{{.Problem}}</div>{{end}}

@@ -168,6 +168,15 @@ func readJSONAddress(r *http.Request) (string, error) {
 	return strings.TrimSpace(v.Address), nil
 }
 
+// refundStatusText is what the refund page tells the customer.
+var refundStatusText = map[cashier.RefundStatus]string{
+	cashier.RefundAwaitingAddress: "Waiting for your address",
+	cashier.RefundPending:         "Your refund is being prepared",
+	cashier.RefundProcessing:      "Your refund is being sent",
+	cashier.RefundSuccess:         "Your refund was sent",
+	cashier.RefundFailed:          "Your refund could not be sent; the merchant will be in touch",
+}
+
 func (s *server) renderRefund(w http.ResponseWriter, r *http.Request, status int, problem string) {
 	f, err := s.store.Refund(r.Context(), r.PathValue("refundId"))
 	if err != nil || !f.ByLink {
@@ -177,6 +186,7 @@ func (s *server) renderRefund(w http.ResponseWriter, r *http.Request, status int
 	data := struct {
 		Head                                          pageHead
 		ID, Merchant, Amount, Symbol, Network, Status string
+		StatusText                                    string
 		Address, TxID, Problem, Chain, OrderNo        string
 		Open, EVM                                     bool
 	}{
@@ -184,6 +194,7 @@ func (s *server) renderRefund(w http.ResponseWriter, r *http.Request, status int
 		ID:   f.ID, Amount: cashier.FormatAmount(f.Amount, f.Decimals), Symbol: f.Symbol, Network: string(f.Chain),
 		Status: string(f.Status), Address: f.Address, TxID: f.TxID, Problem: problem, Chain: string(f.Chain),
 		OrderNo: f.OrderNo, Open: f.Status == cashier.RefundAwaitingAddress, EVM: f.Chain.IsEVM(),
+		StatusText: refundStatusText[f.Status],
 	}
 	if m, err := s.store.Merchant(r.Context(), f.MerchantID); err == nil {
 		data.Merchant = m.Name
