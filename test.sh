@@ -30,7 +30,7 @@ echo "== go test"
 export CASHIER_ARTIFACTS="${CASHIER_ARTIFACTS:-$PWD/artifacts}" # page screenshots
 go test -count=1 ./...
 
-echo "== the binary's tests again on PostgreSQL (the API, the CLI, kills, three instances; the 12-kill sweep test and the faulty-provider kill test run on SQLite only, for time)"
+echo "== the binary's tests again on PostgreSQL (the API, the CLI, kills, three instances; the 12-kill sweep test and the faulty-provider kill test and the refund test run on SQLite only, for time)"
 CASHIER_TEST_DATABASE=postgres go test -count=1 -skip 'TestSweepsSurviveKills|TestProviderFaultsAndKills|TestRefunds' ./cmd/cashier/
 
 echo "== the sandbox, black box: build, start, check with real chains, restart, check again"
