@@ -199,12 +199,22 @@ func TestRefunds(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), toA) {
 		t.Fatalf("address entered: %d %s", res.StatusCode, body)
 	}
-	if res, err = http.PostForm(link.RefundURL, url.Values{"address": {fresh()}}); err != nil {
-		t.Fatal(err)
+	// The page's JSON form: the same address again answers the refund,
+	// another is refused.
+	postJSON := func(addr string) (int, string) {
+		res, err := http.Post(link.RefundURL, "application/json", strings.NewReader(`{"address":"`+addr+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
 	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusConflict {
-		t.Fatalf("a second address was taken: %d", res.StatusCode)
+	if st, b := postJSON(strings.ToLower(toA)); st != http.StatusOK || !strings.Contains(b, `"refundNo":"R-A"`) {
+		t.Fatalf("the same address again: %d %s", st, b)
+	}
+	if st, b := postJSON(fresh()); st != http.StatusConflict || !strings.Contains(b, "going to "+toA) {
+		t.Fatalf("a second address was taken: %d %s", st, b)
 	}
 
 	// The refunds' payouts wait for review like the merchant's payouts
