@@ -230,6 +230,9 @@ func TestCollectionDetailShowsPayments(t *testing.T) {
 	if len(ps) != 1 || ps[0].(map[string]any)["amount"] != "12.50" || ps[0].(map[string]any)["txId"] != o.TxID {
 		t.Fatalf("payments: %v", d.Data["payments"])
 	}
+	if rs, _ := d.Data["refunds"].([]any); len(rs) != 1 || rs[0].(map[string]any)["amount"] != "2.25" || rs[0].(map[string]any)["txId"] != "0xfeed" {
+		t.Fatalf("refunds: %v", d.Data["refunds"])
+	}
 	res, err := u.c.Get(e.srv.URL + "/dashboard/collections/" + o.ID)
 	if err != nil {
 		t.Fatal(err)
