@@ -11,6 +11,7 @@ type EventType string
 const (
 	EventPayment EventType = "payment" // a collection order changed status
 	EventPayout  EventType = "payout"  // a payout order changed status
+	EventRefund  EventType = "refund"  // a refund changed status
 )
 
 // EventState is where an outbox event is in its delivery.

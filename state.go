@@ -184,3 +184,52 @@ func (s SweepStatus) CanTransition(next SweepStatus) bool {
 	}
 	return false
 }
+
+// RefundStatus is where a refund is. After the address is known it
+// follows its payout order: PENDING, PROCESSING, then SUCCESS or FAILED.
+type RefundStatus string
+
+const (
+	RefundAwaitingAddress RefundStatus = "AWAITING_ADDRESS" // a refund link waits for the customer's address
+	RefundPending         RefundStatus = "PENDING"          // its payout awaits review or execution
+	RefundProcessing      RefundStatus = "PROCESSING"       // its payout is in a batch
+	RefundSuccess         RefundStatus = "SUCCESS"          // paid on chain
+	RefundFailed          RefundStatus = "FAILED"           // its payout was refused: nothing sent, the amount is refundable again
+)
+
+// RefundStatuses lists every refund status.
+var RefundStatuses = []RefundStatus{RefundAwaitingAddress, RefundPending, RefundProcessing, RefundSuccess, RefundFailed}
+
+var refundTransitions = map[RefundStatus][]RefundStatus{
+	RefundAwaitingAddress: {RefundPending},
+	RefundPending:         {RefundProcessing, RefundFailed},
+	RefundProcessing:      {RefundSuccess, RefundFailed},
+}
+
+// CanTransition reports whether a refund may go from s to next.
+func (s RefundStatus) CanTransition(next RefundStatus) bool {
+	for _, n := range refundTransitions[s] {
+		if n == next {
+			return true
+		}
+	}
+	return false
+}
+
+// Final reports whether no transition leaves s.
+func (s RefundStatus) Final() bool { return len(refundTransitions[s]) == 0 }
+
+// Holds reports whether a refund in s counts against what the order can
+// still refund: every status but FAILED.
+func (s RefundStatus) Holds() bool { return s != RefundFailed }
+
+// refundOfPayout is the refund status a payout status means.
+var refundOfPayout = map[PayoutStatus]RefundStatus{
+	PayoutPending:    RefundPending,
+	PayoutProcessing: RefundProcessing,
+	PayoutSuccess:    RefundSuccess,
+	PayoutRefuse:     RefundFailed,
+}
+
+// RefundStatusOf returns the refund status that follows payout status p.
+func RefundStatusOf(p PayoutStatus) RefundStatus { return refundOfPayout[p] }

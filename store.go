@@ -68,6 +68,7 @@ type Reader interface {
 	PayoutReader
 	AllowanceReader
 	SendJournalReader
+	RefundReader
 }
 
 // Tx is a Reader and writer inside one transaction.
@@ -107,6 +108,7 @@ type Tx interface {
 	PayoutWriter
 	AllowanceWriter
 	SendJournalWriter
+	RefundWriter
 }
 
 // CollectionFilter selects a merchant's collection orders for the list

@@ -158,6 +158,9 @@ type Collection struct {
 	PayTime     int64               `json:"payTime"`
 	Payments    []CollectionPayment `json:"payments"`
 
+	// Refunds are the order's refunds, oldest first.
+	Refunds []Refund `json:"refunds"`
+
 	// CreatedBy is "browser" for orders the widget SDK created from the
 	// merchant's page (Origin is that page's origin), "api" otherwise.
 	CreatedBy string `json:"createdBy"`
@@ -186,6 +189,44 @@ type CollectionPayment struct {
 	Confirmations int64  `json:"confirmations"`
 	Status        string `json:"status"`
 	Effect        string `json:"effect"`
+}
+
+// RefundRequest refunds part or all of what a collection order received.
+// RefundNo is the merchant's idempotency key. Without Address the answer
+// carries a refundUrl where the customer enters it. Symbol is the order's
+// token when empty; another token refunds a wrong-token payment.
+type RefundRequest struct {
+	OrderNo  string `json:"orderNo"`
+	RefundNo string `json:"refundNo"`
+	Amount   string `json:"amount"`
+	Address  string `json:"address,omitempty"`
+	Symbol   string `json:"symbol,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Refund is a refund as the refund endpoints and the order's detail report
+// it. Status is AWAITING_ADDRESS, PENDING, PROCESSING, SUCCESS or FAILED.
+// PayoutOrderNo is the payout order paying it ("refund/" and the refundNo),
+// once the address is known. SentTime is the paying block's time (ms).
+type Refund struct {
+	RefundNo      string `json:"refundNo"`
+	RefundID      string `json:"refundId"`
+	OrderNo       string `json:"orderNo"`
+	OrderID       string `json:"orderId"`
+	ChainID       string `json:"chainId"`
+	Symbol        string `json:"symbol"`
+	Amount        string `json:"amount"`
+	Fee           string `json:"fee"`
+	Address       string `json:"address"`
+	RefundURL     string `json:"refundUrl"`
+	Status        string `json:"status"`
+	TxID          string `json:"txId"`
+	PayoutOrderNo string `json:"payoutOrderNo"`
+	FailReason    string `json:"failReason"`
+	Reason        string `json:"reason"`
+	CreateTime    int64  `json:"createTime"`
+	UpdateTime    int64  `json:"updateTime"`
+	SentTime      int64  `json:"sentTime"`
 }
 
 // CollectionList is one page of collection orders.
@@ -275,6 +316,8 @@ const (
 	PathCreateCollection = "/order/api/v2/pay/order"
 	PathCollectionDetail = "/order/api/v2/payorder/detail"
 	PathCollectionList   = "/order/api/v2/payorder/list"
+	PathRefund           = "/order/api/v2/refund"
+	PathRefundDetail     = "/order/api/v2/refund/detail"
 	PathCashierInfo      = "/admin/api/v2/pub/cashier/info"
 	PathCoins            = "/admin/api/v2/pub/coin/list"
 	PathNetworks         = "/admin/api/v2/pub/network/list"

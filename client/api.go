@@ -32,6 +32,8 @@ type (
 	LedgerEntry       = api.LedgerEntry
 	LedgerTotal       = api.LedgerTotal
 	Ledger            = api.Ledger
+	RefundRequest     = api.RefundRequest
+	Refund            = api.Refund
 )
 
 // ListRequest filters the collection list; zero fields are left out.
@@ -66,6 +68,26 @@ func (c *Client) PayoutDetail(ctx context.Context, orderNo string) (*Payout, err
 func (c *Client) BatchPayout(ctx context.Context, req BatchRequest) (*BatchResult, error) {
 	var out BatchResult
 	if err := c.post(ctx, api.PathBatchPayout, req, false, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// CreateRefund refunds part or all of what a collection order received
+// (signed). Repeating a request with the same RefundNo returns the same
+// refund; without Address, RefundURL is the link to send the customer.
+func (c *Client) CreateRefund(ctx context.Context, req RefundRequest) (*Refund, error) {
+	var out Refund
+	if err := c.post(ctx, api.PathRefund, req, false, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// RefundDetail returns the refund with the merchant's refund number (signed).
+func (c *Client) RefundDetail(ctx context.Context, refundNo string) (*Refund, error) {
+	var out Refund
+	if err := c.get(ctx, api.PathRefundDetail, url.Values{"refundNo": {refundNo}}, signed, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

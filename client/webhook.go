@@ -16,7 +16,7 @@ import (
 // signed body, never from a header: headers are not covered by any
 // signature. Fields holds the whole body (numbers as json.Number).
 type WebhookEvent struct {
-	Type      string // body event: payment, payout or test
+	Type      string // body event: payment, payout, refund or test
 	ID        string // body eventId: deduplicate on it
 	EventType string // body eventType, e.g. payment.success
 	OrderNo   string

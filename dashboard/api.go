@@ -272,6 +272,9 @@ func (s *Server) apiRoutes() {
 		if out["payments"], err = s.payments(r, o); err != nil {
 			return nil, err
 		}
+		if out["refunds"], err = s.refunds(r, o); err != nil {
+			return nil, err
+		}
 		return out, nil
 	})
 	s.api("GET "+apiPrefix+"payouts", orderList(s, cashier.AccountStore.SearchPayouts, payoutJSON))

@@ -3,6 +3,8 @@ package dashboard
 // messages holds every page text as {English, Chinese}, side by side so a
 // key cannot go missing from one language. An unknown key shows as itself.
 var messages = map[string][2]string{
+	"refunds":                      {"Refunds", "退款"},
+	"refund.to":                    {"Refunded to", "退款地址"},
 	"nav.holdings":                 {"Balances", "余额"},
 	"holdings.onchain":             {"On chain", "链上余额"},
 	"holdings.export":              {"Export (UTC dates)", "导出（UTC 日期）"},

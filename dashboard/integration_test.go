@@ -227,7 +227,15 @@ func TestCollectionDetailShowsPayments(t *testing.T) {
 		From: "0x00000000000000000000000000000000000000f1", To: o.DepositAddress, Amount: big.NewInt(12_500_000),
 		BlockNumber: 42, BlockHash: "0xb10c", BlockTime: time.Now(), Status: cashier.PaymentConfirmed,
 		Effect: cashier.EffectCredited, SeenAt: time.Now(), ConfirmedAt: time.Now(), UpdatedAt: time.Now()}
-	if err := e.svc.Store.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) }); err != nil {
+	f := &cashier.Refund{ID: "rf_1", MerchantID: o.MerchantID, RefundNo: "R-77", OrderID: o.ID, OrderNo: o.OrderNo, Chain: o.Chain,
+		Symbol: "USDT", Decimals: 6, Amount: big.NewInt(2_250_000), Address: "0x00000000000000000000000000000000000000f2",
+		Status: cashier.RefundSuccess, TxID: "0xfeed", SentAt: time.Now(), CreatedAt: time.Now()}
+	if err := e.svc.Store.Update(ctx, func(tx cashier.Tx) error {
+		if err := tx.CreatePayment(ctx, p); err != nil {
+			return err
+		}
+		return tx.CreateRefund(ctx, f)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	u := e.signIn("viewer@one.example")
@@ -237,6 +245,9 @@ func TestCollectionDetailShowsPayments(t *testing.T) {
 	if len(ps) != 1 || ps[0].(map[string]any)["amount"] != "12.50" || ps[0].(map[string]any)["txId"] != o.TxID {
 		t.Fatalf("payments: %v", d.Data["payments"])
 	}
+	if rs, _ := d.Data["refunds"].([]any); len(rs) != 1 || rs[0].(map[string]any)["amount"] != "2.25" || rs[0].(map[string]any)["txId"] != "0xfeed" {
+		t.Fatalf("refunds: %v", d.Data["refunds"])
+	}
 	res, err := u.c.Get(e.srv.URL + "/dashboard/collections/" + o.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -245,6 +256,9 @@ func TestCollectionDetailShowsPayments(t *testing.T) {
 	res.Body.Close()
 	if !strings.Contains(string(body), "12.50 USDT") || !strings.Contains(string(body), "CREDITED") {
 		t.Fatalf("detail page lacks the payment")
+	}
+	if !strings.Contains(string(body), "R-77") || !strings.Contains(string(body), "2.25 USDT") || !strings.Contains(string(body), "status-SUCCESS") {
+		t.Fatalf("detail page lacks the refund")
 	}
 }
 

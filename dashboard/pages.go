@@ -269,8 +269,12 @@ func (s *Server) routes() {
 		if err != nil {
 			return "", err
 		}
+		refunds, err := s.refunds(r, o)
+		if err != nil {
+			return "", err
+		}
 		p.Data = map[string]any{"O": collectionJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
-			"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": payments, "NetworkName": s.networkName(o.Chain)}
+			"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": payments, "NetworkName": s.networkName(o.Chain), "Refunds": refunds}
 		return "collection", nil
 	})
 	s.page("GET "+Prefix+"payouts", "nav.payouts", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {

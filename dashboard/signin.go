@@ -105,3 +105,18 @@ func (s *Server) payments(r *http.Request, o *cashier.CollectionOrder) ([]map[st
 	}
 	return out, nil
 }
+
+// refunds lists an order's refunds for its page.
+func (s *Server) refunds(r *http.Request, o *cashier.CollectionOrder) ([]map[string]any, error) {
+	fs, err := s.Store.Refunds(r.Context(), cashier.RefundFilter{OrderID: o.ID})
+	if err != nil {
+		return nil, err
+	}
+	out := []map[string]any{}
+	for _, f := range fs {
+		out = append(out, map[string]any{"refundNo": f.RefundNo, "amount": amountText(f.Amount, f.Decimals), "symbol": f.Symbol,
+			"address": f.Address, "status": f.Status, "txId": f.TxID, "url": s.explorer(f.Chain, "tx", f.TxID),
+			"createTime": ms(f.CreatedAt), "sentTime": ms(f.SentAt)})
+	}
+	return out, nil
+}

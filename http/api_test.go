@@ -94,7 +94,7 @@ var collectionDetailTypes = map[string]string{
 	"paidAmount": "string", "symbol": "string", "chainId": "string", "status": "string", "txId": "string",
 	"depositAddress": "string", "payUrl": "string", "expireTime": "integer", "createTime": "integer", "updateTime": "integer",
 	"address": "string", "fromAddress": "string", "payTime": "integer", "payments": "array",
-	"createdBy": "string", "origin": "string",
+	"createdBy": "string", "origin": "string", "refunds": "array",
 }
 
 var payoutDetailTypes = map[string]string{

@@ -169,6 +169,9 @@ func (s *server) handleCollectionDetail(w http.ResponseWriter, r *http.Request, 
 	if err := s.addPayments(r, &d, o); err != nil {
 		return err
 	}
+	if err := s.addRefunds(r, &d, o); err != nil {
+		return err
+	}
 	s.ok(w, r, d)
 	return nil
 }
@@ -212,6 +215,9 @@ func (s *server) handleCollectionList(w http.ResponseWriter, r *http.Request, c 
 	for i := range list {
 		out.List[i] = s.newCollectionDetail(r, &list[i])
 		if err := s.addPayments(r, &out.List[i], &list[i]); err != nil {
+			return err
+		}
+		if err := s.addRefunds(r, &out.List[i], &list[i]); err != nil {
 			return err
 		}
 	}

@@ -17,17 +17,19 @@ import (
 // interface's fields they include what real clients send: custNo on
 // collection create, chainId on payout create, and the body field sign.
 var (
-	payoutFields      = []string{"contractId", "orderNo", "recipient", "amount", "symbol", "payoutType", "fromAddress", "remark", "chainId", "custNo", "sign"}
-	batchFields       = []string{"contractId", "payoutType", "fromAddress", "orders", "sign"}
-	batchOrderFields  = []string{"orderNo", "recipient", "amount", "symbol", "remark"}
-	collectionFields  = []string{"cashierId", "orderNo", "amount", "symbol", "chainId", "redirectUrl", "custNo", "sign"}
-	detailFields      = []string{"orderNo"}
-	listFields        = []string{"startTime", "endTime", "status", "page", "pageSize"}
-	cashierInfoFields = []string{"cashierId"}
-	payoutListFields  = []string{"startTime", "endTime", "status", "page", "pageSize", "contractId"}
-	cancelFields      = []string{"orderNo", "sign"}
-	balanceFields     = []string{"contractId", "chainId", "symbol"}
-	ledgerFields      = []string{"contractId", "chainId", "symbol", "kind", "startTime", "endTime", "page", "pageSize"}
+	payoutFields       = []string{"contractId", "orderNo", "recipient", "amount", "symbol", "payoutType", "fromAddress", "remark", "chainId", "custNo", "sign"}
+	batchFields        = []string{"contractId", "payoutType", "fromAddress", "orders", "sign"}
+	batchOrderFields   = []string{"orderNo", "recipient", "amount", "symbol", "remark"}
+	collectionFields   = []string{"cashierId", "orderNo", "amount", "symbol", "chainId", "redirectUrl", "custNo", "sign"}
+	detailFields       = []string{"orderNo"}
+	listFields         = []string{"startTime", "endTime", "status", "page", "pageSize"}
+	cashierInfoFields  = []string{"cashierId"}
+	refundFields       = []string{"orderNo", "refundNo", "amount", "address", "symbol", "reason", "sign"}
+	refundDetailFields = []string{"refundNo"}
+	payoutListFields   = []string{"startTime", "endTime", "status", "page", "pageSize", "contractId"}
+	cancelFields       = []string{"orderNo", "sign"}
+	balanceFields      = []string{"contractId", "chainId", "symbol"}
+	ledgerFields       = []string{"contractId", "chainId", "symbol", "kind", "startTime", "endTime", "page", "pageSize"}
 )
 
 // fields decodes parsed parameters (a JSON object or a query) into typed

@@ -166,6 +166,8 @@ func TestOpenAPIMatchesServer(t *testing.T) {
 		"POST /order/api/v2/pay/order":       collectionFields,
 		"GET /order/api/v2/payorder/detail":  detailFields,
 		"GET /order/api/v2/payorder/list":    listFields,
+		"POST /order/api/v2/refund":          refundFields,
+		"GET /order/api/v2/refund/detail":    refundDetailFields,
 		"GET /admin/api/v2/pub/cashier/info": cashierInfoFields,
 		"GET /admin/api/v2/pub/coin/list":    nil,
 		"GET /admin/api/v2/pub/network/list": nil,

@@ -71,6 +71,27 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 {{if .PayURL}}<p><a href="{{.PayURL}}">Continue to payment</a></p>{{else}}<p>No open order to pay.</p>{{end}}
 </main></body></html>{{end}}
 
+{{define "refund"}}{{template "head" .Head}}
+<main id="refund" class="card" data-chain="{{.Chain}}" data-status="{{.Status}}">
+<header class="top"><span class="merchant">{{.Merchant}}</span></header>
+<section class="amount"><div class="label">Refund</div>
+<div class="sum"><span id="amount">{{.Amount}}</span> <span id="symbol">{{.Symbol}}</span></div>
+<div class="net">Network: <strong>{{.Network}}</strong></div></section>
+{{if .Open}}<form id="refund-form" method="post" action="/refund/{{.ID}}">
+<label class="label" for="refund-address">Your {{.Network}} address to receive the refund</label>
+<input id="refund-address" name="address" class="address" autocomplete="off" spellcheck="false" required>
+<p class="hint">Enter an address you control. An exchange deposit address may not credit a refund.</p>
+{{if .EVM}}<button type="button" id="refund-connect" hidden>Use my wallet's address</button>{{end}}
+<button type="submit" id="refund-submit" class="primary">Send the refund here</button>
+</form>{{else}}<section id="state" class="state"><div id="refund-status" class="state-title" data-status="{{.Status}}">{{.StatusText}}</div>
+<div class="label">To</div><code id="refund-to" class="address">{{.Address}}</code>
+{{if .TxID}}<div class="label">Transaction</div><code id="refund-tx" class="hash">{{.TxID}}</code>{{end}}</section>{{end}}
+{{if .Problem}}<div id="message" class="message" role="alert">{{.Problem}}</div>{{end}}
+<p class="order">Order <span id="order-no">{{.OrderNo}}</span></p>
+</main>
+{{if .EVM}}<script src="/assets/refund.js"></script>{{end}}
+</body></html>{{end}}
+
 {{define "error"}}{{template "head" .Head}}
 <main class="card"><h1>{{.Title}}</h1><p>{{.Message}}</p></main></body></html>{{end}}
 `))

@@ -28,6 +28,12 @@ func (s *server) addRoutes() {
 	s.handle("GET "+api.PathBalance, authSigned, s.handleBalance)
 	s.handle("GET "+api.PathLedger, authSigned, s.handleLedger)
 
+	// Refunds of collection orders, and the refund link's page.
+	s.handle("POST "+api.PathRefund, authSigned, s.handleCreateRefund)
+	s.handle("GET "+api.PathRefundDetail, authSigned, s.handleRefundDetail)
+	s.handle("GET /refund/{refundId}", authPublic, s.handleRefundPage)
+	s.handle("POST /refund/{refundId}", authPublic, s.handleRefundAddress)
+
 	// Configuration.
 	s.handle("GET "+api.PathCashierInfo, authKey, s.handleCashierInfo)
 	s.handle("GET "+api.PathCoins, authPublic, s.handleCoinList)

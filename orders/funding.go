@@ -100,6 +100,13 @@ func locks(st cashier.PayoutStatus) bool {
 // number of pending orders. With refuse nil the first refused order fails
 // the call; otherwise refuse is told about each order that is not stored.
 func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders []*cashier.PayoutOrder, refuse func(int, error)) error {
+	return s.storePayoutsWith(ctx, k, orders, refuse, nil)
+}
+
+// storePayoutsWith is storePayouts with first, when not nil, run first in
+// the transaction that stores the orders (a refund's own checks and
+// record): its error stores nothing.
+func (s *Service) storePayoutsWith(ctx context.Context, k *cashier.Contract, orders []*cashier.PayoutOrder, refuse func(int, error), first func(cashier.Tx) error) error {
 	if s.Funds == nil {
 		return cashier.Errorf(cashier.EUnsupported, "payouts are not configured on %s", k.Chain)
 	}
@@ -153,6 +160,11 @@ func (s *Service) storePayouts(ctx context.Context, k *cashier.Contract, orders 
 		// might miss one, so it is not trusted.
 		if s.Clock.Now().Sub(readAt) > s.Config.SettleRetention/2 {
 			return cashier.Errorf(cashier.EInternal, "the chain read is too old to fund payouts; retry")
+		}
+		if first != nil {
+			if err := first(tx); err != nil {
+				return err
+			}
 		}
 		locked := map[pool]*big.Int{}
 		for i, o := range orders {

@@ -276,6 +276,10 @@ func (s *Service) TransitionPayout(ctx context.Context, id string, next cashier.
 }
 
 func (s *Service) addPayoutEvent(ctx context.Context, tx cashier.Tx, o *cashier.PayoutOrder, k *cashier.Contract, now time.Time) error {
+	if cashier.IsRefundPayout(o) {
+		// A refund's payout reports through the refund and its webhooks.
+		return s.followPayout(ctx, tx, o, now)
+	}
 	if s.Events == nil {
 		return nil
 	}

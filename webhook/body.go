@@ -180,6 +180,51 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	}, nil
 }
 
+// RefundEvent returns the refund event for f's current status, sent to
+// the webhook URL of c, the cashier that took the refunded order, or nil
+// when it has none. The refund's own payout order sends no payout event.
+func (w *Writer) RefundEvent(f *cashier.Refund, c *cashier.Cashier, at time.Time) (*cashier.Event, error) {
+	if c == nil || c.WebhookURL == "" {
+		return nil, nil
+	}
+	id := NewEventID()
+	b := w.body()
+	b.add("eventId", id)
+	b.add("event", string(cashier.EventRefund))
+	b.add("eventType", eventType(cashier.EventRefund, string(f.Status)))
+	b.add("refundNo", f.RefundNo)
+	b.add("refundId", f.ID)
+	b.add("orderNo", f.OrderNo)
+	b.add("orderId", f.OrderID)
+	b.add("amount", cashier.FormatAmount(f.Amount, f.Decimals))
+	b.add("fee", cashier.FormatAmount(f.Fee, f.Decimals))
+	b.add("symbol", f.Symbol)
+	b.add("network", w.networkName(f.Chain))
+	b.add("chainId", f.Chain.ConfigID())
+	b.add("toAddress", f.Address)
+	b.add("status", string(f.Status))
+	b.add("txId", f.TxID)
+	b.add("txHash", f.TxID)
+	b.add("failReason", f.FailReason)
+	b.add("reason", f.Reason)
+	b.time("createTime", f.CreatedAt)
+	b.time("updateTime", f.UpdatedAt)
+	b.time("blockTime", f.SentAt)
+	return &cashier.Event{
+		ID:         id,
+		MerchantID: f.MerchantID,
+		Type:       cashier.EventRefund,
+		// Events of one refund are delivered in order, apart from the
+		// order's own payment events.
+		OrderID:   f.ID,
+		OrderNo:   f.RefundNo,
+		Status:    string(f.Status),
+		URL:       c.WebhookURL,
+		Body:      b.bytes(),
+		CreatedAt: at,
+	}, nil
+}
+
 // testBody is the body of an operator's test event.
 func (w *Writer) testBody(id, merchantID string, at time.Time) []byte {
 	b := w.body()

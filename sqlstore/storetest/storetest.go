@@ -77,4 +77,5 @@ var tests = []struct {
 	{"LeaseBadInput", testLeaseBadInput},
 	{"PruneLeases", testPruneLeases},
 	{"LeaseRaceAcrossHandles", testLeaseRaceAcrossHandles},
+	{"Refunds", testRefunds},
 }

@@ -1,0 +1,105 @@
+package orders_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
+)
+
+func (recordingEvents) RefundEvent(f *cashier.Refund, c *cashier.Cashier, at time.Time) (*cashier.Event, error) {
+	return &cashier.Event{ID: orders.NewID("evt_"), MerchantID: f.MerchantID, Type: cashier.EventRefund, OrderID: f.ID,
+		OrderNo: f.RefundNo, Status: string(f.Status), URL: c.WebhookURL, Body: []byte(`{}`), CreatedAt: at}, nil
+}
+
+// A refund draws on what the order received in the token refunded: its own
+// token counted late or in excess, or a wrong token; a refused refund
+// payout fails the refund with its reason and frees its amount; the
+// refund's payout sends refund events, never payout events.
+func TestRefundRules(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.funds.balance[strings.ToLower(contractAddr)] = units("1000")
+	o, err := f.svc.CreateCollection(ctx, f.m, orders.CollectionRequest{CashierID: "c_1", OrderNo: "O-1", Amount: "10", Symbol: "USDT", ChainID: "ETH"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pay := func(idx uint, symbol, amount string, effect cashier.PaymentEffect) {
+		p := &cashier.Payment{Chain: o.Chain, TxHash: "0xpay", LogIndex: idx, OrderID: o.ID, MerchantID: o.MerchantID, Symbol: symbol,
+			Decimals: 6, Amount: units(amount), Status: cashier.PaymentConfirmed, Effect: effect, SeenAt: f.clock.Now(), UpdatedAt: f.clock.Now()}
+		if err := f.st.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pay(1, "USDT", "10", cashier.EffectCredited)
+	pay(2, "USDT", "2", cashier.EffectExtra)
+	pay(3, "USDC", "3", cashier.EffectWrongToken)
+	pay(4, "ETH", "1", cashier.EffectNative)
+
+	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R0", Amount: "12.000001", Address: recipient})
+	wantCode(t, err, cashier.EInvalidAmount)
+	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R0", Amount: "1", Symbol: "ETH", Address: recipient})
+	wantCode(t, err, cashier.EUnsupported)
+	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-9", RefundNo: "R0", Amount: "1", Address: recipient})
+	wantCode(t, err, cashier.ENotFound)
+	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R/0", Amount: "1", Address: recipient})
+	wantCode(t, err, cashier.EInvalid)
+	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R0", Amount: "1", Address: "0x12"})
+	wantCode(t, err, cashier.EInvalidAddress)
+
+	// All the USDT received, to a given address.
+	r1, created, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R1", Amount: "12", Address: recipient})
+	if err != nil || !created || r1.Status != cashier.RefundPending || r1.PayoutID == "" || r1.Fee.Sign() == 0 {
+		t.Fatalf("refund %+v %v", r1, err)
+	}
+	po, err := f.st.Payout(ctx, r1.PayoutID)
+	if err != nil || po.OrderNo != "refund/R1" || po.Amount.Cmp(units("12")) != 0 || po.Recipient != recipient || !po.NeedsReview {
+		t.Fatalf("refund payout %+v %v", po, err)
+	}
+	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R2", Amount: "0.01", Address: recipient})
+	wantCode(t, err, cashier.EInvalidAmount)
+	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R1", Amount: "12", Address: walletAddr})
+	wantCode(t, err, cashier.EDuplicate)
+	if again, created, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R1", Amount: "12.00", Address: strings.ToLower(recipient)}); err != nil || created || again.ID != r1.ID {
+		t.Fatalf("repeat %+v %v %v", again, created, err)
+	}
+
+	// The wrong token, through a link.
+	r3, _, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R3", Amount: "3", Symbol: "USDC"})
+	if err != nil || r3.Status != cashier.RefundAwaitingAddress || r3.PayoutID != "" {
+		t.Fatalf("link refund %+v %v", r3, err)
+	}
+	_, err = f.svc.SetRefundAddress(ctx, r3.ID, contractAddr)
+	wantCode(t, err, cashier.EInvalidAddress)
+	if r3, err = f.svc.SetRefundAddress(ctx, r3.ID, walletAddr); err != nil || r3.Status != cashier.RefundPending || r3.Address != walletAddr {
+		t.Fatalf("address entered %+v %v", r3, err)
+	}
+	_, err = f.svc.SetRefundAddress(ctx, r3.ID, recipient)
+	wantCode(t, err, cashier.EInvalidStatus)
+
+	// Refused in review: FAILED with the reason, and the amount is free again.
+	if _, err := f.svc.RefusePayout(ctx, r1.PayoutID, "not this one"); err != nil {
+		t.Fatal(err)
+	}
+	if r1, err = f.svc.Refund(ctx, f.m, "R1"); err != nil || r1.Status != cashier.RefundFailed || r1.FailReason != "not this one" {
+		t.Fatalf("refused refund %+v %v", r1, err)
+	}
+	if _, _, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R4", Amount: "12", Address: recipient}); err != nil {
+		t.Fatal(err)
+	}
+	paid, refunded, err := orders.Refundable(ctx, f.st, o, "USDT")
+	if err != nil || paid.Cmp(units("12")) != 0 || refunded.Cmp(units("12")) != 0 {
+		t.Fatalf("refundable %v %v %v", paid, refunded, err)
+	}
+
+	es, err := f.st.Events(ctx, cashier.EventFilter{OrderID: r1.ID})
+	if err != nil || len(es) != 2 || es[0].Status != "FAILED" || es[1].Status != "PENDING" || es[0].Type != cashier.EventRefund {
+		t.Fatalf("refund events %+v %v", es, err)
+	}
+	if es, _ = f.st.Events(ctx, cashier.EventFilter{OrderID: r1.PayoutID}); len(es) != 0 {
+		t.Fatalf("payout events of a refund's payout: %+v", es)
+	}
+}
