@@ -52,6 +52,7 @@ type RefundFilter struct {
 	OrderID    string
 	Chain      Chain
 	Status     RefundStatus
+	TxID       string // the paying transaction's id
 	// SentFrom and SentTo bound SentAt (and so select SUCCESS refunds only
 	// when either is set).
 	SentFrom, SentTo time.Time

@@ -24,7 +24,7 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 	d, err := dashboard.New(dc, dashboard.Deps{
 		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains,
 		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox, s.Store, s.Chains},
-		Reviewer: reviewer{s.Orders}, Ledger: s.Ledger,
+		Reviewer: reviewer{s.Orders}, Ledger: s.Ledger, Refunds: refundRecords{s.Store},
 	})
 	if err != nil {
 		return err

@@ -133,7 +133,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		return nil, err
 	}
 	httpCfg.Instances, httpCfg.Observe = s.Ops.LiveInstances, s.Ops.Metrics.Observe
-	s.Ledger = &ledger.Service{Store: s.Store, Registry: s.Registry, Chains: s.Chains}
+	s.Ledger = &ledger.Service{Store: s.Store, Registry: s.Registry, Chains: s.Chains, Refunds: refundRecords{s.Store}}
 	httpCfg.Ledger = s.Ledger
 	s.Handler, err = cashierhttp.NewServer(httpCfg, s.Orders, s.Store, s.Registry, s.Clock, s.Logger.With("component", "http"))
 	if err != nil {

@@ -95,6 +95,9 @@ func (r reader) Refunds(ctx context.Context, f cashier.RefundFilter) ([]cashier.
 	if f.Status != "" {
 		add("status = ?", f.Status)
 	}
+	if f.TxID != "" {
+		add("tx_id = ?", f.TxID)
+	}
 	order := "created_at, id"
 	if !f.SentFrom.IsZero() || !f.SentTo.IsZero() {
 		add("status = ?", cashier.RefundSuccess)

@@ -175,7 +175,7 @@ func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 		return err
 	}
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO payout_orders (`+payoutCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
+		VALUES (`+placeholders(payoutCols)+`) ON CONFLICT DO NOTHING`, args...)
 	if err = inserted(res, err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
 		return err
 	}

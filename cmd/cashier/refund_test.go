@@ -289,6 +289,23 @@ func TestRefunds(t *testing.T) {
 	if len(d.Refunds) != 1 || d.Refunds[0].Address != toA || d.Refunds[0].Amount != "2.50" || d.Refunds[0].Reason != "overpaid" {
 		t.Fatalf("RF-A refunds %+v", d.Refunds)
 	}
+	// The merchant's ledger names each refund's transfer, once.
+	led, err := api.Ledger(ctx, client.LedgerRequest{HoldingsFilter: client.HoldingsFilter{ChainID: "ETH"}, Kind: "refund", PageSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, e := range led.List {
+		seen[e.Ref]++
+		if w, ok := want[e.Ref]; !ok || e.Amount != "-"+w.amount || e.Counterparty != w.to || e.TxID == "" {
+			t.Errorf("ledger refund entry %+v", e)
+		}
+	}
+	for no := range want {
+		if seen[no] != 1 {
+			t.Errorf("refund %s: %d ledger entries, want 1 (ledger %+v)", no, seen[no], led.List)
+		}
+	}
 	// Everything paid is refunded: B refuses more.
 	if _, err := api.CreateRefund(ctx, client.RefundRequest{OrderNo: "RF-B", RefundNo: "R-B2", Amount: "0.01", Address: fresh()}); err == nil || !strings.Contains(err.Error(), "refundable 0.00") {
 		t.Fatalf("refund of a fully refunded order: %v", err)

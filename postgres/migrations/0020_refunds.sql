@@ -28,3 +28,4 @@ CREATE TABLE refunds (
 CREATE INDEX refunds_order ON refunds (order_id, created_at);
 CREATE INDEX refunds_payout ON refunds (payout_id) WHERE payout_id <> '';
 CREATE INDEX refunds_merchant_sent ON refunds (merchant_id, sent_at) WHERE status = 'SUCCESS';
+CREATE INDEX refunds_tx ON refunds (chain, tx_id) WHERE tx_id <> '';
