@@ -62,6 +62,9 @@ func (s *server) handleCollectionCancel(w http.ResponseWriter, r *http.Request, 
 	if err := s.addPayments(r, &d, o); err != nil {
 		return err
 	}
+	if err := s.addRefunds(r, &d, o); err != nil {
+		return err
+	}
 	s.ok(w, r, d)
 	return nil
 }
