@@ -22,6 +22,7 @@ import (
 
 	"github.com/stablecashier/cashier/clef"
 	"github.com/stablecashier/cashier/devchain"
+	"github.com/stablecashier/cashier/payoutcontract"
 )
 
 // clefBinary builds Clef from the pinned module in tools/clef.
@@ -184,6 +185,19 @@ func TestClefSignsOnlyAllowedTransactions(t *testing.T) {
 	}
 	if n, _ := chain.Client.NonceAt(ctx, execAddr, nil); n != 1 {
 		t.Fatalf("the executor sent %d transactions, want the one allowed", n)
+	}
+
+	// Clef's typed-data path cannot format arrays of primitive types
+	// (apitypes formatData hands "address[]" to the primitive formatter),
+	// and a payout batch has address[] and uint256[]: Clef refuses every
+	// batch before its rules run, so payout signers stay in the service
+	// (docs/keys.md). This pins that finding: a Clef that signs the batch
+	// fails here, and the signer can then move to Clef.
+	b := payoutcontract.Batch{Token: allowed, Recipients: []common.Address{other}, Amounts: []*big.Int{big.NewInt(5)},
+		TotalFee: big.NewInt(1), Nonce: big.NewInt(1), Timestamp: uint64(time.Now().Unix())}
+	d := payoutcontract.Domain{ChainID: chain.ChainID, Contract: allowed}
+	if _, err := s.SignTypedData(ctx, payoutcontract.BalancePayout{Batch: b}.TypedData(d)); err == nil || !strings.Contains(err.Error(), "unhandled type address[]") {
+		t.Fatalf("clef and a payout batch: %v", err)
 	}
 }
 

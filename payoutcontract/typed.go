@@ -70,4 +70,3 @@ func TypedDigest(td apitypes.TypedData) (common.Hash, error) {
 	}
 	return common.BytesToHash(h), nil
 }
-
