@@ -55,6 +55,9 @@ func TestRotateRevokeKeys(t *testing.T) {
 	if _, err := old.CashierInfo(ctx, e.c1); !client.IsCode(err, "ERROR_000401") {
 		t.Fatalf("old key after its grace: %v", err)
 	}
+	if page := dev.getPage("/dashboard/integration"); strings.Contains(page, `id="key-previous"`) || strings.Contains(page, `id="keys-revoke-old"`) {
+		t.Fatal("the integration page still shows a previous key whose grace is over")
+	}
 	if _, err := fresh.CashierInfo(ctx, e.c1); err != nil {
 		t.Fatalf("new key after the grace: %v", err)
 	}

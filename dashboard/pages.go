@@ -203,6 +203,9 @@ func (s *Server) routes() {
 		if err != nil {
 			return "", errNotFound
 		}
+		if !m.PrevKeyUntil.IsZero() && !s.Clock.Now().Before(m.PrevKeyUntil) {
+			m.PrevKeyUntil, m.PrevKeyPrefix = time.Time{}, "" // its grace is over: nothing left to show or revoke
+		}
 		cs, err := s.Store.CashiersByMerchant(r.Context(), m.ID)
 		if err != nil {
 			return "", err
