@@ -26,7 +26,7 @@ func TestKeyGraceOnTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's service")
 	}
-	bin := sqliteBinary()
+	bin := binary // on PostgreSQL too in the PostgreSQL stage
 	data := t.TempDir()
 	must := func(args ...string) map[string]any {
 		t.Helper()
