@@ -131,8 +131,12 @@ type AccountTx interface {
 	DeleteUser(ctx context.Context, id string) error
 	AddAudit(ctx context.Context, e *AuditEntry) error
 	// ReplaceMerchantKeys stores m's new API, secret and webhook keys and
-	// status; the old API key stops working at commit.
+	// status. The replaced API key (with its secret) stays valid until
+	// m.PrevKeyUntil, or stops working at commit when that is zero.
 	ReplaceMerchantKeys(ctx context.Context, m *Merchant) error
+	// EndPreviousKey ends a rotation's grace at once: the previous API key
+	// stops working at commit. ENotFound when there is none.
+	EndPreviousKey(ctx context.Context, merchantID string) error
 	UpdateCashier(ctx context.Context, c *Cashier) error
 	SetNetworkState(ctx context.Context, s NetworkState) error
 }

@@ -18,6 +18,25 @@ type Merchant struct {
 	WebhookKey string // HMAC key for webhooks
 	Status     MerchantStatus
 	CreatedAt  time.Time
+	// KeyUntil is set when the merchant was found by its previous API
+	// key (a rotation's grace): APIKey and SecretKey are the previous ones,
+	// accepted before this moment only.
+	KeyUntil time.Time
+	// KeyPrefix is the start of the current API key, kept in clear for
+	// an operator to recognise it.
+	KeyPrefix string
+	// PrevKeyPrefix and PrevKeyUntil describe the previous API key while
+	// a rotation's grace lasts; PrevKeyUntil is zero when there is none.
+	// ReplaceMerchantKeys keeps the key being replaced as the previous one
+	// until PrevKeyUntil, or ends it at once when that is zero.
+	PrevKeyPrefix string
+	PrevKeyUntil  time.Time
+}
+
+// KeyValid reports whether the key the merchant was found by is accepted
+// at now: the current key always, a previous one before its end.
+func (m *Merchant) KeyValid(now time.Time) bool {
+	return m.KeyUntil.IsZero() || now.Before(m.KeyUntil)
 }
 
 // MerchantStatus enables or disables a merchant's API key.

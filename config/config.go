@@ -82,6 +82,8 @@ type Config struct {
 	MaxCPUWait            time.Duration // CPU wait (90th percentile) beyond which every API request is refused at once; 0: off
 
 	DashboardPasswordChecks int // dashboard sign-in password checks run at once; 0: automatic (leaves a CPU free)
+
+	KeyGrace time.Duration // how long a rotated API key (and its secret) still works; 0: it stops at once
 }
 
 // Default is the configuration before flags and environment.
@@ -132,6 +134,7 @@ func Default() Config {
 		LeaseTTL:              10 * time.Second,
 		MaxWait:               100 * time.Millisecond,
 		MaxCPUWait:            5 * time.Millisecond,
+		KeyGrace:              24 * time.Hour,
 	}
 }
 
@@ -233,6 +236,7 @@ var topics = []struct {
 	{"several instances", []string{"lease-ttl"}},
 	{"dashboard", []string{"dashboard-secure-cookie", "dashboard-password-checks"}},
 	{"monitoring", []string{"metrics-addr", "pprof-addr"}},
+	{"keys", []string{"key-grace"}},
 }
 
 // groupedUsage is the -h of the service (serve, sandbox): the command's own
@@ -363,6 +367,9 @@ func (c *Config) Validate() error {
 	if c.WatchNative != "on" && c.WatchNative != "off" {
 		return fmt.Errorf("watch-native must be on or off, not %q", c.WatchNative)
 	}
+	if c.KeyGrace < 0 {
+		return fmt.Errorf("key-grace must not be negative (0: a rotated key stops at once)")
+	}
 	if c.DashboardPasswordChecks < 0 {
 		return fmt.Errorf("dashboard-password-checks must not be negative (0: automatic)")
 	}
@@ -484,6 +491,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_LEASE_TTL", "lease-ttl", "how long an instance holds one-owner work (watchers, payouts, sweeps, expiry) without renewing; renewed every third of it", dur(&c.LeaseTTL)),
 		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
 		f("CASHIER_MAX_WAIT", "max-wait", "wait an API write may meet: a write that would wait longer (writes ahead × the time one takes at capacity, or for the database writer) gets 503 with a Retry-After after which the same request is served (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
+		f("CASHIER_KEY_GRACE", "key-grace", "how long a merchant's previous API key and secret keep working after a rotation (0: they stop at once; revoking the old key ends it early)", dur(&c.KeyGrace)),
 		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "every API request is refused at once while the service's goroutines wait longer than this for a CPU (90th percentile; the machine cannot keep up with the requests arriving) (0: off)", dur(&c.MaxCPUWait)),
 	}
 }

@@ -192,10 +192,23 @@ func (s *Server) apiRoutes() {
 			return nil, err
 		}
 		if isForm(r) {
-			s.renderKeys(w, r, a, k) // shown once, never redirected through a URL
+			// POST/redirect/GET: the keys wait for one view under a token
+			// (never in the URL themselves), so a refresh cannot rotate again.
+			tok := s.shown.put(a.session.TokenHash, k, s.Clock.Now())
+			http.Redirect(w, r, Prefix+"keys?view="+tok, http.StatusSeeOther)
 			return nil, nil
 		}
 		return k, nil
+	})
+	s.api("POST "+apiPrefix+"keys/revoke-old", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		mid, err := s.bodyMerchant(r, a)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.RevokeOldKey(r.Context(), a, mid); err != nil {
+			return nil, err
+		}
+		return s.done(w, r, a, "keys.old.revoked", map[string]any{"merchantId": mid, "previousKeyUntil": 0})
 	})
 	s.api("POST "+apiPrefix+"keys/revoke", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		mid, err := s.bodyMerchant(r, a)

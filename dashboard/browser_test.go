@@ -217,9 +217,15 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Fatalf("keys shown: %q %q", apiKey, secret)
 	}
 	cli := client.New(info.BaseURL, apiKey, secret)
-	if _, err := client.New(info.BaseURL, info.APIKey, info.SecretKey).CashierInfo(ctx, info.CashierID); !client.IsCode(err, "ERROR_000401") {
-		t.Fatalf("old key after rotation: %v", err)
+	// The old key works through its grace (the default 24 h) and the page
+	// says until when; a refresh of the result page shows no keys again.
+	if _, err := client.New(info.BaseURL, info.APIKey, info.SecretKey).CashierInfo(ctx, info.CashierID); err != nil {
+		t.Fatalf("old key within its grace: %v", err)
 	}
+	if until := b.text("#old-key-until"); !strings.Contains(until, "until") {
+		t.Fatalf("the result page does not say when the old key ends: %q", until)
+	}
+	b.run("refresh the result", chromedp.Reload(), chromedp.WaitVisible("#keys-gone", chromedp.ByQuery))
 	if _, err := cli.CashierInfo(ctx, info.CashierID); err != nil {
 		t.Fatalf("new key: %v", err)
 	}

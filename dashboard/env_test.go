@@ -182,6 +182,18 @@ func between(s, a, b string) string {
 	return v
 }
 
+// getPage reads a page's HTML.
+func (u *user) getPage(path string) string {
+	u.e.t.Helper()
+	res, err := u.c.Get(u.e.srv.URL + path)
+	if err != nil {
+		u.e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
+}
+
 func (u *user) getJSON(path string, out any) int {
 	u.e.t.Helper()
 	res, err := u.c.Get(u.e.srv.URL + path)

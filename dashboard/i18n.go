@@ -3,6 +3,13 @@ package dashboard
 // messages holds every page text as {English, Chinese}, side by side so a
 // key cannot go missing from one language. An unknown key shows as itself.
 var messages = map[string][2]string{
+	"keys.current":                 {"Current API key", "当前 API 密钥"},
+	"keys.previous":                {"Previous API key", "旧 API 密钥"},
+	"keys.old.until":               {"The previous API key and secret keep working until", "旧 API 密钥和私钥有效至"},
+	"keys.old.none":                {"No previous key is kept: only these keys work.", "未保留旧密钥：只有这些密钥有效。"},
+	"keys.old.revoke":              {"Revoke previous key now", "立即吊销旧密钥"},
+	"keys.gone":                    {"This rotation result was shown already and is not shown again. If the keys were not copied, rotate again.", "此轮换结果已显示过，不会再次显示。如未复制密钥，请重新轮换。"},
+	"notice.keys.old.revoked":      {"Previous API key revoked.", "旧 API 密钥已吊销。"},
 	"refunds":                      {"Refunds", "退款"},
 	"refund.to":                    {"Refunded to", "退款地址"},
 	"nav.holdings":                 {"Balances", "余额"},

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -13,10 +14,12 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/config"
 )
 
 func TestRotateRevokeKeys(t *testing.T) {
-	e := newEnv(t, nil)
+	clock := cashier.NewManualClock(time.Now())
+	e := newEnvClock(t, func(c *config.Config) { c.KeyGrace = time.Hour; c.CacheTTL = 0 }, clock)
 	ctx := context.Background()
 	dev := e.signIn("developer@one.example")
 	st, out := dev.post("/dashboard/api/keys/rotate", map[string]any{}, dev.csrf)
@@ -24,16 +27,39 @@ func TestRotateRevokeKeys(t *testing.T) {
 		t.Fatalf("rotate: %d %v", st, out)
 	}
 	k := out["data"].(map[string]any)
-	if _, err := client.New(e.srv.URL, e.m1.APIKey, e.m1.SecretKey).CashierInfo(ctx, e.c1); !client.IsCode(err, "ERROR_000401") {
-		t.Fatalf("old key after rotation: %v", err)
+	if want := clock.Now().Add(time.Hour).UnixMilli(); int64(k["previousKeyUntil"].(float64)) != want {
+		t.Fatalf("previousKeyUntil %v, want %d", k["previousKeyUntil"], want)
 	}
-	fresh := client.New(e.srv.URL, k["apiKey"].(string), k["secretKey"].(string))
-	if info, err := fresh.CashierInfo(ctx, e.c1); err != nil || info.MerchantID != e.m1.ID {
-		t.Fatalf("new key: %v %+v", err, info)
+	old := client.New(e.srv.URL, e.m1.APIKey, e.m1.SecretKey, client.WithClock(clock))
+	fresh := client.New(e.srv.URL, k["apiKey"].(string), k["secretKey"].(string), client.WithClock(clock))
+	// Within the grace both keys work, each signing with its own secret.
+	for name, c := range map[string]*client.Client{"old": old, "new": fresh} {
+		if info, err := c.CashierInfo(ctx, e.c1); err != nil || info.MerchantID != e.m1.ID {
+			t.Fatalf("%s key within the grace: %v %+v", name, err, info)
+		}
+		if _, err := c.ListCollections(ctx, client.ListRequest{}); err != nil {
+			t.Fatalf("signed call with the %s secret: %v", name, err)
+		}
 	}
-	// Signed calls verify with the new secret.
-	if _, err := fresh.ListCollections(ctx, client.ListRequest{}); err != nil {
-		t.Fatalf("signed call with the new secret: %v", err)
+	// The old key does not sign with the new secret, nor the reverse.
+	if _, err := client.New(e.srv.URL, e.m1.APIKey, k["secretKey"].(string), client.WithClock(clock)).ListCollections(ctx, client.ListRequest{}); err == nil {
+		t.Fatal("the old key signed with the new secret was accepted")
+	}
+	// The integration page shows both keys with the old one's end.
+	page := dev.getPage("/dashboard/integration")
+	if !strings.Contains(page, `id="key-previous"`) || !strings.Contains(page, clock.Now().Add(time.Hour).Format(time.RFC3339)) ||
+		!strings.Contains(page, `id="keys-revoke-old"`) {
+		t.Fatal("the integration page does not show the previous key and its end")
+	}
+	clock.Advance(time.Hour)
+	if _, err := old.CashierInfo(ctx, e.c1); !client.IsCode(err, "ERROR_000401") {
+		t.Fatalf("old key after its grace: %v", err)
+	}
+	if page := dev.getPage("/dashboard/integration"); strings.Contains(page, `id="key-previous"`) || strings.Contains(page, `id="keys-revoke-old"`) {
+		t.Fatal("the integration page still shows a previous key whose grace is over")
+	}
+	if _, err := fresh.CashierInfo(ctx, e.c1); err != nil {
+		t.Fatalf("new key after the grace: %v", err)
 	}
 	// The secret is shown once: nothing in the API reads it back.
 	var sess map[string]any
@@ -42,16 +68,45 @@ func TestRotateRevokeKeys(t *testing.T) {
 		t.Fatal("a key is readable after creation")
 	}
 
+	// Revoke now: a second rotation's old key stops before its grace ends.
+	_, out = dev.post("/dashboard/api/keys/rotate", map[string]any{}, dev.csrf)
+	k2 := out["data"].(map[string]any)
+	if _, err := fresh.CashierInfo(ctx, e.c1); err != nil {
+		t.Fatalf("previous key within its grace: %v", err)
+	}
+	if st, _ := dev.post("/dashboard/api/keys/revoke-old", map[string]any{}, dev.csrf); st != 200 {
+		t.Fatalf("revoke old: %d", st)
+	}
+	if _, err := fresh.CashierInfo(ctx, e.c1); !client.IsCode(err, "ERROR_000401") {
+		t.Fatalf("previous key after revoke-old: %v", err)
+	}
+	newest := client.New(e.srv.URL, k2["apiKey"].(string), k2["secretKey"].(string), client.WithClock(clock))
+	if _, err := newest.CashierInfo(ctx, e.c1); err != nil {
+		t.Fatalf("current key after revoke-old: %v", err)
+	}
+	if st, out := dev.post("/dashboard/api/keys/revoke-old", map[string]any{}, dev.csrf); st != 400 {
+		t.Fatalf("revoke old with none left: %d %v", st, out)
+	}
+
+	// Revoking the keys stops the current one and any previous one.
+	_, out = dev.post("/dashboard/api/keys/rotate", map[string]any{}, dev.csrf)
+	k3 := out["data"].(map[string]any)
 	if st, _ := dev.post("/dashboard/api/keys/revoke", map[string]any{}, dev.csrf); st != 200 {
 		t.Fatalf("revoke: %d", st)
 	}
-	if _, err := fresh.CashierInfo(ctx, e.c1); err == nil {
-		t.Fatal("revoked key still works")
+	for name, c := range map[string]*client.Client{"previous": newest, "current": client.New(e.srv.URL, k3["apiKey"].(string), k3["secretKey"].(string), client.WithClock(clock))} {
+		if _, err := c.CashierInfo(ctx, e.c1); err == nil {
+			t.Fatalf("revoked %s key still works", name)
+		}
 	}
-	// Rotating again issues working keys.
+	// Rotating after a revoke issues working keys and no grace for the
+	// revoked ones.
 	_, out = dev.post("/dashboard/api/keys/rotate", map[string]any{}, dev.csrf)
 	k = out["data"].(map[string]any)
-	if _, err := client.New(e.srv.URL, k["apiKey"].(string), k["secretKey"].(string)).CashierInfo(ctx, e.c1); err != nil {
+	if k["previousKeyUntil"].(float64) != 0 {
+		t.Fatalf("a revoked key got a grace: %v", k["previousKeyUntil"])
+	}
+	if _, err := client.New(e.srv.URL, k["apiKey"].(string), k["secretKey"].(string), client.WithClock(clock)).CashierInfo(ctx, e.c1); err != nil {
 		t.Fatalf("keys after revoke and rotate: %v", err)
 	}
 	var audit struct{ Data []map[string]any }
@@ -63,8 +118,52 @@ func TestRotateRevokeKeys(t *testing.T) {
 			t.Fatal("audit entry holds a secret")
 		}
 	}
-	if actions["keys.rotate"] != 2 || actions["keys.revoke"] != 1 {
+	if actions["keys.rotate"] != 4 || actions["keys.revoke"] != 2 {
 		t.Fatalf("audit actions %v", actions)
+	}
+}
+
+// TestRotationResultShownOnce: the rotate form redirects to a one-time
+// view; a refresh of it rotates nothing and shows no keys.
+func TestRotationResultShownOnce(t *testing.T) {
+	e := newEnv(t, nil)
+	dev := e.signIn("developer@one.example")
+	dev.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := dev.c.PostForm(e.srv.URL+"/dashboard/api/keys/rotate", url.Values{"csrf": {dev.csrf}, "merchantId": {e.m1.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	loc := res.Header.Get("Location")
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/dashboard/keys?view=") {
+		t.Fatalf("rotate form: %d to %q", res.StatusCode, loc)
+	}
+	first := dev.getPage(loc)
+	apiKey := between(first, `id="key-api">`, "<")
+	if apiKey == "" || !strings.Contains(first, `id="old-key-until"`) {
+		t.Fatalf("the result page shows no keys:\n%s", first)
+	}
+	again := dev.getPage(loc) // the refresh
+	if strings.Contains(again, apiKey) || !strings.Contains(again, `id="keys-gone"`) {
+		t.Fatal("a refresh showed the keys again")
+	}
+	// Another session cannot take a result either.
+	other := e.signIn("developer@one.example")
+	if strings.Contains(other.getPage(loc), `id="key-api"`) {
+		t.Fatal("another session saw a rotation result")
+	}
+	rotations := 0
+	for _, a := range e.audit(e.m1.ID) {
+		if a.Action == "keys.rotate" {
+			rotations++
+		}
+	}
+	if rotations != 1 {
+		t.Fatalf("%d rotations after one post and two views", rotations)
+	}
+	secret := between(first, `id="key-secret">`, "<")
+	if _, err := client.New(e.srv.URL, apiKey, secret).CashierInfo(context.Background(), e.c1); err != nil {
+		t.Fatalf("the shown key does not work: %v", err)
 	}
 }
 

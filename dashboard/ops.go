@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/webhook"
@@ -45,6 +46,11 @@ type Keys struct {
 	APIKey     string `json:"apiKey"`
 	SecretKey  string `json:"secretKey"`
 	WebhookKey string `json:"webhookKey"`
+	// PreviousKeyUntil is when the replaced API key stops working (Unix
+	// ms); 0: it stopped at the rotation.
+	PreviousKeyUntil int64 `json:"previousKeyUntil"`
+	// PreviousKeyPrefix is the start of the replaced key, to tell them apart.
+	PreviousKeyPrefix string `json:"previousKeyPrefix,omitempty"`
 }
 
 // merchantOf resolves the merchant an operation acts on: the user's own,
@@ -65,8 +71,10 @@ func (s *Server) merchantOf(ctx context.Context, a *actor, named string) (string
 	return named, nil
 }
 
-// RotateKeys replaces the merchant's API, secret and webhook keys; the old
-// API key stops working at once. After a revoke it issues keys again.
+// RotateKeys replaces the merchant's API, secret and webhook keys. The
+// old API key and its secret keep working for the key grace (KeyGrace) so
+// callers can switch without an outage; a revoked merchant's old key
+// never comes back. After a revoke it issues keys again.
 func (s *Server) RotateKeys(ctx context.Context, a *actor, merchantID string) (*Keys, error) {
 	if s.Provision == nil {
 		return nil, cashier.Errorf(cashier.EInternal, "key issuing is not configured")
@@ -75,10 +83,16 @@ func (s *Server) RotateKeys(ctx context.Context, a *actor, merchantID string) (*
 	if err != nil {
 		return nil, err
 	}
+	k := &Keys{MerchantID: merchantID, APIKey: api, SecretKey: secret, WebhookKey: wh}
 	err = s.change(ctx, a, OpKeysRotate, merchantID, merchantID, "new API, secret and webhook keys", func(tx cashier.AccountTx) error {
 		m, err := tx.Merchant(ctx, merchantID)
 		if err != nil {
 			return err
+		}
+		m.PrevKeyUntil, m.PrevKeyPrefix = time.Time{}, ""
+		if s.cfg.KeyGrace > 0 && m.Status == cashier.MerchantActive {
+			m.PrevKeyUntil = s.Clock.Now().Add(s.cfg.KeyGrace)
+			k.PreviousKeyUntil = m.PrevKeyUntil.UnixMilli()
 		}
 		m.APIKey, m.SecretKey, m.WebhookKey, m.Status = api, secret, wh, cashier.MerchantActive
 		return tx.ReplaceMerchantKeys(ctx, m)
@@ -86,7 +100,23 @@ func (s *Server) RotateKeys(ctx context.Context, a *actor, merchantID string) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Keys{MerchantID: merchantID, APIKey: api, SecretKey: secret, WebhookKey: wh}, nil
+	if s.OnKeys != nil {
+		s.OnKeys(k)
+	}
+	return k, nil
+}
+
+// RevokeOldKey ends a rotation's grace at once: the previous API key is
+// refused from now on, the current one keeps working.
+func (s *Server) RevokeOldKey(ctx context.Context, a *actor, merchantID string) error {
+	return s.change(ctx, a, OpKeysRevoke, merchantID, merchantID, "previous API key revoked", func(tx cashier.AccountTx) error {
+		if err := tx.EndPreviousKey(ctx, merchantID); cashier.ErrorCode(err) == cashier.ENotFound {
+			return cashier.Errorf(cashier.EInvalid, "merchant %s has no previous API key to revoke", merchantID)
+		} else if err != nil {
+			return err
+		}
+		return nil
+	})
 }
 
 // RevokeKeys disables the merchant's API key: every API call with it is
@@ -104,6 +134,7 @@ func (s *Server) RevokeKeys(ctx context.Context, a *actor, merchantID string) er
 			return err
 		}
 		m.APIKey, m.SecretKey, m.WebhookKey, m.Status = api, secret, wh, cashier.MerchantDisabled
+		m.PrevKeyUntil = time.Time{} // and any previous key with it
 		return tx.ReplaceMerchantKeys(ctx, m)
 	})
 }

@@ -129,10 +129,18 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int,
 	s.render(w, status, "error", p)
 }
 
-func (s *Server) renderKeys(w http.ResponseWriter, r *http.Request, a *actor, k *Keys) {
-	p := s.newPage(r, a, "keys.title")
-	p.Data = k
-	s.render(w, http.StatusOK, "keys", p)
+// handleKeysView shows a rotation's result once (see oneTime); a second
+// view, a refresh, says it was shown already and rotates nothing.
+func (s *Server) handleKeysView(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+	if k := s.shown.take(a.session.TokenHash, r.URL.Query().Get("view"), s.Clock.Now()); k != nil {
+		v := map[string]any{"Keys": k}
+		if k.PreviousKeyUntil > 0 {
+			v["Until"] = time.UnixMilli(k.PreviousKeyUntil).UTC().Format(time.RFC3339)
+		}
+		p.Data = v
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return "keys", nil
 }
 
 // lang is zh when chosen (cookie, or ?lang=) or first preferred by the
@@ -201,6 +209,7 @@ func (s *Server) routes() {
 		p.Data = ov
 		return "overview", err
 	})
+	s.page("GET "+Prefix+"keys", "keys.title", s.handleKeysView)
 	s.page("GET "+Prefix+"integration", "nav.integration", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
 		if p.MerchantID == "" {
 			return "integration", nil // operators: choose a merchant first
@@ -208,6 +217,9 @@ func (s *Server) routes() {
 		m, err := s.Store.Merchant(r.Context(), p.MerchantID)
 		if err != nil {
 			return "", errNotFound
+		}
+		if !m.PrevKeyUntil.IsZero() && !s.Clock.Now().Before(m.PrevKeyUntil) {
+			m.PrevKeyUntil, m.PrevKeyPrefix = time.Time{}, "" // its grace is over: nothing left to show or revoke
 		}
 		cs, err := s.Store.CashiersByMerchant(r.Context(), m.ID)
 		if err != nil {

@@ -62,6 +62,9 @@ type Config struct {
 	PasswordChecks int
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
+	// KeyGrace is how long a rotated API key keeps working; 0: it stops
+	// at the rotation.
+	KeyGrace time.Duration
 }
 
 // DefaultConfig is the production default.
@@ -96,6 +99,9 @@ type Deps struct {
 	// Refunds lists refunds for the refunds export; nil: the export is
 	// its header alone.
 	Refunds RefundExporter
+	// OnKeys, when set, learns every merchant's new keys after a rotation
+	// commits (the sandbox keeps sandbox.json current with it).
+	OnKeys func(k *Keys)
 }
 
 // Server is the dashboard's http.Handler.
@@ -106,6 +112,8 @@ type Server struct {
 	mux     *http.ServeMux
 	// checks holds a token per password check running (PasswordChecks).
 	checks chan struct{}
+	// shown holds the rotation results waiting for their one view.
+	shown *oneTime
 
 	apiPatterns []string
 }
@@ -144,7 +152,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		cfg.PasswordChecks = DefaultPasswordChecks()
 	}
 	s := &Server{cfg: cfg, Deps: d, limiter: ratelimit.New(d.Clock, 0), mux: http.NewServeMux(),
-		checks: make(chan struct{}, cfg.PasswordChecks)}
+		checks: make(chan struct{}, cfg.PasswordChecks), shown: newOneTime()}
 	s.routes()
 	return s, nil
 }

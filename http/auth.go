@@ -45,6 +45,9 @@ func (s *server) authenticate(w http.ResponseWriter, r *http.Request, mode authM
 	if m.Status != cashier.MerchantActive {
 		return nil, cashier.Errorf(cashier.EUnauthorized, "the API key in %s is disabled", s.hdr.APIKey)
 	}
+	if !m.KeyValid(s.clock.Now()) {
+		return nil, cashier.Errorf(cashier.EUnauthorized, "the API key in %s was replaced and its grace period ended", s.hdr.APIKey)
+	}
 	info(r).merchant = m.ID
 	c.merchant = m
 

@@ -304,7 +304,7 @@ func (s *server) handleWidget(w http.ResponseWriter, r *http.Request, c *call) e
 		return cashier.Errorf(cashier.EMissing, "the widget URL needs apiKey and custNo")
 	}
 	m, err := s.store.MerchantByAPIKey(r.Context(), apiKey)
-	if code := cashier.ErrorCode(err); code == cashier.ENotFound || code == cashier.EUnauthorized || (err == nil && m.Status != cashier.MerchantActive) {
+	if code := cashier.ErrorCode(err); code == cashier.ENotFound || code == cashier.EUnauthorized || (err == nil && (m.Status != cashier.MerchantActive || !m.KeyValid(s.clock.Now()))) {
 		return cashier.Errorf(cashier.EUnauthorized, "this cashier link is not valid")
 	} else if err != nil {
 		return err

@@ -103,7 +103,7 @@ func (s *server) handleSDKOrder(w http.ResponseWriter, r *http.Request, _ *call)
 		return nil
 	}
 	m, err := s.store.MerchantByAPIKey(r.Context(), key)
-	if err != nil || m.Status != cashier.MerchantActive {
+	if err != nil || m.Status != cashier.MerchantActive || !m.KeyValid(s.clock.Now()) {
 		s.sdkFail(w, r, sdkError{http.StatusUnauthorized, sdkCashier, "the API key is not valid"})
 		return nil
 	}

@@ -17,11 +17,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/dashboard"
 	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/tron/tronnode"
 )
@@ -75,6 +77,7 @@ type Sandbox struct {
 
 	listener net.Listener
 	tronSrv  *http.Server
+	mu       sync.Mutex // Info and sandbox.json after start (key rotations)
 	closers  []func() error
 }
 
@@ -156,7 +159,37 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 		return nil, err
 	}
 	sb.Info = info
+	if sb.Service.Dashboard != nil {
+		sb.Service.Dashboard.OnKeys = func(k *dashboard.Keys) { sb.keysRotated(infoPath, k, opts.Stderr) }
+	}
 	return sb, nil
+}
+
+// keysRotated keeps sandbox.json and the printed credentials current when
+// the demo merchant's keys are rotated in the dashboard: scripts reading
+// the file pick up the new keys before the old ones' grace ends.
+func (sb *Sandbox) keysRotated(infoPath string, k *dashboard.Keys, stderr io.Writer) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if k.MerchantID != sb.Info.MerchantID {
+		return
+	}
+	cur, err := ReadInfo(infoPath)
+	if err != nil {
+		cur = sb.Info // the file went missing: write what this process knows
+	}
+	cur.APIKey, cur.SecretKey, cur.WebhookKey = k.APIKey, k.SecretKey, k.WebhookKey
+	sb.Info.APIKey, sb.Info.SecretKey, sb.Info.WebhookKey = k.APIKey, k.SecretKey, k.WebhookKey
+	if err := cur.write(infoPath); err != nil {
+		fmt.Fprintf(stderr, "sandbox: keys rotated but %s not updated: %v\n", infoPath, err)
+		return
+	}
+	old := "the previous API key stopped at once"
+	if k.PreviousKeyUntil > 0 {
+		old = "the previous API key works until " + time.UnixMilli(k.PreviousKeyUntil).UTC().Format(time.RFC3339)
+	}
+	fmt.Fprintf(stderr, "sandbox keys rotated (written to %s): apiKey %s secretKey %s webhookKey %s; %s\n",
+		infoPath, k.APIKey, k.SecretKey, k.WebhookKey, old)
 }
 
 // sameChains reports whether a and b describe the same chain endpoints.

@@ -296,6 +296,13 @@ func TestDocumentedCommands(t *testing.T) {
 		if u := use(t, nil, "user", "remove", "--data", data, "--email", "viewer@docs.example"); u["removed"] != true {
 			t.Fatalf("user remove: %v", u)
 		}
+		r := use(t, nil, "merchant", "rotate-keys", "--data", data, "--merchant", m, "--key-grace", "1h")
+		if r["merchantId"] != m || r["apiKey"] == "" || r["previousKeyUntil"].(float64) <= 0 {
+			t.Fatalf("merchant rotate-keys: %v", r)
+		}
+		if r := use(t, nil, "merchant", "revoke-old-key", "--data", data, "--merchant", m); r["merchantId"] != m {
+			t.Fatalf("merchant revoke-old-key: %v", r)
+		}
 		used["serve"] = true
 		srv := start(t, nil, "serve", "--data", data, "--addr", "127.0.0.1:0")
 		var base string

@@ -35,6 +35,9 @@ commands:
   sandbox pay           pay a sandbox collection order from the demo customer wallet:
                         --data DIR --order ORDER_NO [--amount X] [--symbol S] [--merchant ID]
   merchant create       create a merchant: --data DIR --name NAME
+  merchant rotate-keys  issue new API, secret and webhook keys: --data DIR --merchant ID
+                        (the old API key and secret keep working for --key-grace, default 24h)
+  merchant revoke-old-key  end the old API key's grace now: --data DIR --merchant ID
   cashier create        create a cashier: --data DIR --merchant ID [--webhook-url URL] [--name NAME]
   cashier update        set the origins allowed to create orders from the browser (widget SDK):
                         --data DIR --id CASHIER_ID --allowed-origins https://shop.example[,…]
@@ -98,6 +101,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return sandboxCmd(ctx, rest, getenv, stdout, stderr)
 	case "merchant create":
 		return merchantCreate(ctx, rest, getenv, stdout, stderr)
+	case "merchant rotate-keys", "merchant revoke-old-key":
+		return merchantKeys(ctx, cmd, rest, getenv, stdout, stderr)
 	case "cashier create":
 		return cashierCreate(ctx, rest, getenv, stdout, stderr)
 	case "cashier update":

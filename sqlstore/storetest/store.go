@@ -23,7 +23,7 @@ func testMerchantSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := cashier.Merchant{ID: "m1", Name: "Merchant 1", SecretKey: "sk_1", WebhookKey: "wk_1",
-		Status: cashier.MerchantActive, CreatedAt: t0}
+		Status: cashier.MerchantActive, CreatedAt: t0, KeyPrefix: "ak_liv"}
 	if *m != want {
 		t.Fatalf("Merchant = %+v, want %+v (API key not recoverable)", *m, want)
 	}
@@ -59,6 +59,60 @@ func testMerchantSecrets(t *testing.T) {
 		return tx.CreateMerchant(ctx, &cashier.Merchant{ID: "m9", CreatedAt: t0})
 	})
 	wantCode(t, err, cashier.EInvalid)
+}
+
+// A replaced API key kept for a grace is found with its own secret and its
+// end; ending the grace, or a replacement without one, forgets it.
+func testPreviousAPIKey(t *testing.T) {
+	db := openTest(t)
+	until := t0.Add(time.Hour)
+	replace := func(api, secret string, prevUntil time.Time) {
+		t.Helper()
+		err := db.UpdateAccounts(ctx, func(tx cashier.AccountTx) error {
+			m, err := tx.Merchant(ctx, "m1")
+			if err != nil {
+				return err
+			}
+			m.APIKey, m.SecretKey, m.WebhookKey, m.PrevKeyUntil = api, secret, "wk_new", prevUntil
+			return tx.ReplaceMerchantKeys(ctx, m)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	replace("ak_live_second_key_00000001", "sk_second", until)
+	old, err := db.MerchantByAPIKey(ctx, "ak_live_0123456789abcdef1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.ID != "m1" || old.SecretKey != "sk_1" || !old.KeyUntil.Equal(until) || old.KeyValid(until) || !old.KeyValid(until.Add(-time.Millisecond)) {
+		t.Fatalf("previous key: %+v", *old)
+	}
+	cur, err := db.MerchantByAPIKey(ctx, "ak_live_second_key_00000001")
+	if err != nil || cur.SecretKey != "sk_second" || !cur.KeyUntil.IsZero() || cur.WebhookKey != "wk_new" {
+		t.Fatalf("current key: %v %+v", err, cur)
+	}
+	m, _ := db.Merchant(ctx, "m1")
+	if m.PrevKeyPrefix != "ak_liv" || !m.PrevKeyUntil.Equal(until) || m.KeyPrefix != "ak_liv" {
+		t.Fatalf("merchant's key prefixes: %+v", *m)
+	}
+	// Ending the grace forgets the previous key; a second end finds none.
+	end := func() error {
+		return db.UpdateAccounts(ctx, func(tx cashier.AccountTx) error { return tx.EndPreviousKey(ctx, "m1") })
+	}
+	if err := end(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.MerchantByAPIKey(ctx, "ak_live_0123456789abcdef1")
+	wantCode(t, err, cashier.EUnauthorized)
+	wantCode(t, end(), cashier.ENotFound)
+	// A replacement without a grace keeps no previous key.
+	replace("ak_live_third_key_000000001", "sk_third", until)
+	replace("ak_live_fourth_key_00000001", "sk_fourth", time.Time{})
+	for _, k := range []string{"ak_live_second_key_00000001", "ak_live_third_key_000000001"} {
+		_, err = db.MerchantByAPIKey(ctx, k)
+		wantCode(t, err, cashier.EUnauthorized)
+	}
 }
 
 // A copy of the database files alone must not reveal any merchant secret.

@@ -39,6 +39,7 @@ var tests = []struct {
 	fn   func(t *testing.T)
 }{
 	{"MerchantSecrets", testMerchantSecrets},
+	{"PreviousAPIKey", testPreviousAPIKey},
 	{"SecretsNotInDatabaseFiles", testSecretsNotInDatabaseFiles},
 	{"CashiersAndContracts", testCashiersAndContracts},
 	{"CollectionRoundTrip", testCollectionRoundTrip},

@@ -1,0 +1,117 @@
+// Package clef signs with go-ethereum's Clef over its external API, so a
+// signing key can live outside the service: payout batches by
+// account_signTypedData (EIP-712), transactions by account_signTransaction.
+// Clef's rules (rules.js beside this file) decide what it signs; a request
+// they reject comes back as an error and nothing is signed.
+package clef
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+
+	"github.com/stablecashier/cashier/payoutcontract"
+)
+
+// Signer is one account of one Clef.
+type Signer struct {
+	rpc     *rpc.Client
+	Account common.Address
+}
+
+// Dial connects to Clef at endpoint (http://HOST:PORT or an IPC path) to
+// sign as account.
+func Dial(ctx context.Context, endpoint string, account common.Address) (*Signer, error) {
+	c, err := rpc.DialContext(ctx, endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("clef %s: %w", endpoint, err)
+	}
+	return &Signer{rpc: c, Account: account}, nil
+}
+
+// Close ends the connection.
+func (s *Signer) Close() { s.rpc.Close() }
+
+// Accounts lists the accounts Clef offers (its rules must approve listing).
+func (s *Signer) Accounts(ctx context.Context) ([]common.Address, error) {
+	var out []common.Address
+	if err := s.rpc.CallContext(ctx, &out, "account_list"); err != nil {
+		return nil, fmt.Errorf("clef account_list: %w", err)
+	}
+	return out, nil
+}
+
+// SignTypedData has Clef sign td and returns the 65-byte r||s||v
+// signature (v 27 or 28) the payout contract accepts, after checking that
+// it recovers to the account over the digest the service computed itself:
+// a signer that signed something else is caught before any gas is spent.
+func (s *Signer) SignTypedData(ctx context.Context, td apitypes.TypedData) ([]byte, error) {
+	digest, err := payoutcontract.TypedDigest(td)
+	if err != nil {
+		return nil, err
+	}
+	var sig hexutil.Bytes
+	if err := s.rpc.CallContext(ctx, &sig, "account_signTypedData", common.NewMixedcaseAddress(s.Account), td); err != nil {
+		return nil, fmt.Errorf("clef refused to sign the %s batch for %s: %w", td.PrimaryType, td.Domain.VerifyingContract, err)
+	}
+	got, err := payoutcontract.Signer(digest, sig)
+	if err != nil {
+		return nil, fmt.Errorf("clef signature: %w", err)
+	}
+	if got != s.Account {
+		return nil, fmt.Errorf("clef signed as %s, not %s", got, s.Account)
+	}
+	return sig, nil
+}
+
+// sendTxArgs is Clef's account_signTransaction argument (EIP-1559 fees).
+type sendTxArgs struct {
+	From                 common.MixedcaseAddress  `json:"from"`
+	To                   *common.MixedcaseAddress `json:"to"`
+	Gas                  hexutil.Uint64           `json:"gas"`
+	MaxFeePerGas         *hexutil.Big             `json:"maxFeePerGas"`
+	MaxPriorityFeePerGas *hexutil.Big             `json:"maxPriorityFeePerGas"`
+	Value                hexutil.Big              `json:"value"`
+	Nonce                hexutil.Uint64           `json:"nonce"`
+	Input                hexutil.Bytes            `json:"input"`
+	ChainID              *hexutil.Big             `json:"chainId"`
+}
+
+// SignTx has Clef sign an EIP-1559 transaction of the account on chainID
+// and returns it signed, checked to be from the account and unchanged.
+func (s *Signer) SignTx(ctx context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+	if tx.To() == nil {
+		return nil, fmt.Errorf("clef: contract creation is not signed here")
+	}
+	to := common.NewMixedcaseAddress(*tx.To())
+	args := sendTxArgs{From: common.NewMixedcaseAddress(s.Account), To: &to, Gas: hexutil.Uint64(tx.Gas()),
+		MaxFeePerGas: (*hexutil.Big)(tx.GasFeeCap()), MaxPriorityFeePerGas: (*hexutil.Big)(tx.GasTipCap()),
+		Value: hexutil.Big(*tx.Value()), Nonce: hexutil.Uint64(tx.Nonce()), Input: tx.Data(), ChainID: (*hexutil.Big)(chainID)}
+	var res struct {
+		Raw hexutil.Bytes      `json:"raw"`
+		Tx  *types.Transaction `json:"tx"`
+	}
+	if err := s.rpc.CallContext(ctx, &res, "account_signTransaction", args); err != nil {
+		return nil, fmt.Errorf("clef refused the transaction to %s: %w", tx.To(), err)
+	}
+	signed := new(types.Transaction)
+	if err := signed.UnmarshalBinary(res.Raw); err != nil {
+		return nil, fmt.Errorf("clef transaction: %w", err)
+	}
+	from, err := types.Sender(types.LatestSignerForChainID(chainID), signed)
+	if err != nil || from != s.Account {
+		return nil, fmt.Errorf("clef signed the transaction as %s (%v), not %s", from, err, s.Account)
+	}
+	if signed.Nonce() != tx.Nonce() || *signed.To() != *tx.To() || !strings.EqualFold(hexutil.Encode(signed.Data()), hexutil.Encode(tx.Data())) ||
+		signed.Value().Cmp(tx.Value()) != 0 || signed.Gas() != tx.Gas() {
+		return nil, fmt.Errorf("clef returned another transaction than the one asked")
+	}
+	return signed, nil
+}
