@@ -317,6 +317,17 @@ func TestDocumentedCommands(t *testing.T) {
 			t.Fatalf("serve: GET /healthz: %v %v", resp, err)
 		}
 		resp.Body.Close()
+		if onPostgres() {
+			// The command backs up SQLite only; on PostgreSQL it refuses
+			// and names the server's own tools.
+			used["backup"] = true
+			out, err := exec.Command(binary, "backup", "--data", data, "--out", filepath.Join(t.TempDir(), "cashier.db")).CombinedOutput()
+			if err == nil || !strings.Contains(string(out), "pg_dump") {
+				t.Fatalf("backup on PostgreSQL: %v\n%s", err, out)
+			}
+			srv.stop(t)
+			return
+		}
 		// A backup of the live database, restored beside its master key,
 		// is the same service's data.
 		copyDir := t.TempDir()
