@@ -82,7 +82,9 @@ func TestPageStatesScreenshots(t *testing.T) {
 						name := fmt.Sprintf("%s-%s-%s-%s", c.name, theme, lang, dev.name)
 						var got []string
 						b.run(name, chromedp.EmulateViewport(dev.w, dev.h), chromedp.Navigate(c.po.payURL+"?lang="+lang+"&theme="+theme),
-							chromedp.WaitVisible("#state-title", chromedp.ByQuery), chromedp.Sleep(200*time.Millisecond),
+							chromedp.WaitVisible("#state-title", chromedp.ByQuery),
+							// rendered from the status answer (a fixed pause was too short under -race)
+							chromedp.WaitReady("#cashier[data-fits]", chromedp.ByQuery), chromedp.Sleep(100*time.Millisecond),
 							chromedp.Evaluate(`[document.getElementById("cashier").getAttribute("data-state"), document.documentElement.lang,
 							document.body.className, document.getElementById("cashier").getAttribute("data-fits") || ""]`, &got))
 						wantLang := map[string]string{"en-US": "en", "zh-CN": "zh-CN"}[lang]
