@@ -35,6 +35,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/stablecashier/cashier"
@@ -123,6 +124,7 @@ type Executor struct {
 
 	lowGasLogged map[cashier.Chain]time.Time
 	capLogged    map[string]time.Time // by execution: gas cap refusals, once a minute
+	pausedLogged map[string]time.Time // by token: paused-token alerts, once a minute
 	recovered    map[cashier.Chain]bool
 }
 
@@ -420,6 +422,15 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 		return x.Orders.SaveExec(ctx, e)
 	}
 	e.LastError = err.Error()
+	if e.Chain != cashier.ChainTRON || errors.Is(err, tron.ErrNoKey) {
+		// Refused before anything was sent: a paused token refuses every
+		// transfer, so the orders wait for it, whatever the node said.
+		if x.tokenPaused(ctx, e) {
+			e.State, e.Attempts = cashier.ExecCreated, e.Attempts-1
+			e.LastError = "token contract paused: " + e.LastError
+			return x.Orders.SaveExec(ctx, e)
+		}
+	}
 	if rev, ok := payoutcontract.RevertOf(err); ok {
 		// Refused in the pre-flight (gas estimation or constant call): no
 		// transaction exists, so the orders may change.
@@ -479,6 +490,26 @@ func (x *Executor) isolate(ctx context.Context, e *cashier.PayoutExec, os []cash
 			e.Ambiguous = true
 		}
 		return x.Orders.SaveExec(ctx, e)
+	case "TokenTransferFailed":
+		// The token itself refused. A paused token stops every transfer:
+		// the orders wait for it, nothing is refused. A recipient on the
+		// token's blacklist is refused alone, naming the blacklist.
+		if x.tokenPaused(ctx, e) {
+			return x.Orders.SaveExec(ctx, e)
+		}
+		to, _ := rev.Args["to"].(common.Address)
+		if x.blacklisted(ctx, e, to) {
+			for _, o := range os {
+				if strings.EqualFold(o.Recipient, to.Hex()) {
+					out.Refuse[o.ID] = "recipient " + to.Hex() + " is blacklisted by the token contract: " + reason
+				}
+			}
+		}
+		if len(out.Refuse) > 0 {
+			e.Attempts = 0
+			break
+		}
+		fallthrough
 	default:
 		if len(os) > 1 {
 			for _, o := range os[len(os)/2:] {
@@ -702,6 +733,62 @@ func (x *Executor) gasOK(ctx context.Context, net *Network, c cashier.Chain) (bo
 			"balance", cashier.FormatAmount(bal, net.CoinDecimals), "minimum", cashier.FormatAmount(net.MinGas, net.CoinDecimals))
 	}
 	return false, nil
+}
+
+// Probes of the real tokens' own switches (USDT and USDC both have them;
+// a token without them answers with an error, read as "no").
+var (
+	selPaused        = crypto.Keccak256([]byte("paused()"))[:4]
+	selIsBlacklisted = crypto.Keccak256([]byte("isBlacklisted(address)"))[:4] // USDC
+	selIsBlackListed = crypto.Keccak256([]byte("isBlackListed(address)"))[:4] // USDT
+)
+
+// tokenPaused reports whether e's token is paused, telling the operator
+// (at most once a minute per token) that its payouts wait.
+func (x *Executor) tokenPaused(ctx context.Context, e *cashier.PayoutExec) bool {
+	token := x.tokenAddress(e)
+	if token == "" {
+		return false
+	}
+	v, err := x.Networks[e.Chain].Client.ViewUint(ctx, token, selPaused)
+	if err != nil || v.Sign() == 0 {
+		return false
+	}
+	if x.pausedLogged == nil {
+		x.pausedLogged = map[string]time.Time{}
+	}
+	if now := x.Clock.Now(); now.Sub(x.pausedLogged[token]) >= time.Minute {
+		x.pausedLogged[token] = now
+		x.Logger.Error("token contract paused: its payouts wait until it is unpaused", "chain", e.Chain, "symbol", e.Symbol, "token", token, "exec", e.ID)
+	}
+	return true
+}
+
+// blacklisted reports whether addr is on e's token's blacklist.
+func (x *Executor) blacklisted(ctx context.Context, e *cashier.PayoutExec, addr common.Address) bool {
+	token := x.tokenAddress(e)
+	if token == "" || addr == (common.Address{}) {
+		return false
+	}
+	arg := common.LeftPadBytes(addr.Bytes(), 32)
+	for _, sel := range [][]byte{selIsBlacklisted, selIsBlackListed} {
+		v, err := x.Networks[e.Chain].Client.ViewUint(ctx, token, append(slices.Clone(sel), arg...))
+		if err == nil && v.Sign() != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *Executor) tokenAddress(e *cashier.PayoutExec) string {
+	if x.Registry == nil {
+		return ""
+	}
+	t, ok := x.Registry.Token(e.Chain, e.Symbol)
+	if !ok {
+		return ""
+	}
+	return t.ContractAddress
 }
 
 func describe(r payoutcontract.Revert) string {
