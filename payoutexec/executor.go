@@ -497,6 +497,22 @@ func (x *Executor) isolate(ctx context.Context, e *cashier.PayoutExec, os []cash
 		if x.tokenPaused(ctx, e) {
 			return x.Orders.SaveExec(ctx, e)
 		}
+		// The paying account (the contract, or the approving wallet) on
+		// the blacklist can pay nobody: every order is refused at once,
+		// not tried again in ever smaller batches.
+		payer := e.Contract
+		if e.Mode == cashier.PayoutAllowance && e.From != "" {
+			payer = e.From
+		}
+		if common.IsHexAddress(payer) && x.blacklisted(ctx, e, common.HexToAddress(payer)) {
+			x.Logger.Error("paying account blacklisted by the token contract: its payouts are refused", "chain", e.Chain, "symbol", e.Symbol,
+				"payer", payer, "exec", e.ID, "orders", len(os))
+			for _, o := range os {
+				out.Refuse[o.ID] = "paying account " + payer + " is blacklisted by the token contract: " + reason
+			}
+			e.State = cashier.ExecFailed
+			break
+		}
 		to, _ := rev.Args["to"].(common.Address)
 		if x.blacklisted(ctx, e, to) {
 			for _, o := range os {

@@ -83,3 +83,34 @@ func TestRealUSDCPauseAndBlacklistedRecipient(t *testing.T) {
 		t.Fatalf("%s still locked", l)
 	}
 }
+
+// On Tether's real USDT: a payout contract the token blacklisted can pay
+// nobody; its orders are refused at once with that reason (funds
+// unlocked), not retried batch after batch.
+func TestRealTetherBlacklistedPayoutContract(t *testing.T) {
+	r := newRigToken(t, 1000, nil, devchain.Options{ChainID: devchain.ChainIDETH}, func(ctx context.Context, r *rig) *tokens.Token {
+		tok, err := tokens.DeployTether(ctx, r.chain, r.owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	})
+	ctx := context.Background()
+	a, b := r.create(alice, "10"), r.create(bob, "20")
+	if err := r.real.Blacklist(ctx, r.payout); err != nil {
+		t.Fatal(err)
+	}
+	r.settle(a.ID, b.ID)
+	for _, id := range []string{a.ID, b.ID} {
+		o := r.order(id)
+		if o.Status != cashier.PayoutRefuse || !strings.Contains(o.FailReason, "blacklisted") || o.TxID != "" {
+			t.Fatalf("order of a blacklisted contract: %s %q", o.Status, o.FailReason)
+		}
+		if l, _ := r.st.PoolLocked(ctx, orders.PoolKeys(o, r.k)[0], math.MaxInt64); l.Sign() != 0 {
+			t.Fatalf("%s still locked", l)
+		}
+	}
+	if r.balance(r.payout.Hex()).Cmp(units("1000")) != 0 || r.balance(alice).Sign() != 0 {
+		t.Fatalf("contract %s, alice %s", r.balance(r.payout.Hex()), r.balance(alice))
+	}
+}
