@@ -125,7 +125,10 @@ type Executor struct {
 	lowGasLogged map[cashier.Chain]time.Time
 	capLogged    map[string]time.Time // by execution: gas cap refusals, once a minute
 	pausedLogged map[string]time.Time // by token: paused-token alerts, once a minute
-	recovered    map[cashier.Chain]bool
+	// Alerts, when set, holds the token alerts raised here (a paused
+	// token, a blacklisted paying account) for metrics and /readyz.
+	Alerts    *cashier.TokenAlerts
+	recovered map[cashier.Chain]bool
 }
 
 var payoutABI = bindings.NewCashierPayout()
@@ -417,6 +420,19 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 		hash, err = net.Client.SendCall(ctx, call)
 	}
 	if err == nil {
+		if x.Alerts != nil {
+			// The token took this batch: it is not paused, the payer not
+			// blacklisted (any more).
+			token := x.tokenAddress(e)
+			payer := e.Contract
+			if e.Mode == cashier.PayoutAllowance && e.From != "" {
+				payer = e.From
+			}
+			if x.Alerts.Clear(e.Chain, token, cashier.TokenPaused, "") {
+				x.Logger.Info("token contract unpaused: its payouts go on", "chain", e.Chain, "symbol", e.Symbol, "token", token)
+			}
+			x.Alerts.Clear(e.Chain, token, cashier.TokenBlacklisted, payer)
+		}
 		e.TxHashes, e.State, e.LastError = append(e.TxHashes, hash), cashier.ExecSent, ""
 		x.Logger.Info("payout batch sent", "exec", e.ID, "chain", e.Chain, "tx", hash, "orders", len(os))
 		return x.Orders.SaveExec(ctx, e)
@@ -507,6 +523,10 @@ func (x *Executor) isolate(ctx context.Context, e *cashier.PayoutExec, os []cash
 		if common.IsHexAddress(payer) && x.blacklisted(ctx, e, common.HexToAddress(payer)) {
 			x.Logger.Error("paying account blacklisted by the token contract: its payouts are refused", "chain", e.Chain, "symbol", e.Symbol,
 				"payer", payer, "exec", e.ID, "orders", len(os))
+			if x.Alerts != nil {
+				x.Alerts.Set(cashier.TokenAlert{Chain: e.Chain, Symbol: e.Symbol, Token: x.tokenAddress(e), Kind: cashier.TokenBlacklisted,
+					Account: payer, Since: x.Clock.Now()})
+			}
 			for _, o := range os {
 				out.Refuse[o.ID] = "paying account " + payer + " is blacklisted by the token contract: " + reason
 			}
@@ -769,6 +789,9 @@ func (x *Executor) tokenPaused(ctx context.Context, e *cashier.PayoutExec) bool 
 	v, err := x.Networks[e.Chain].Client.ViewUint(ctx, token, selPaused)
 	if err != nil || v.Sign() == 0 {
 		return false
+	}
+	if x.Alerts != nil {
+		x.Alerts.Set(cashier.TokenAlert{Chain: e.Chain, Symbol: e.Symbol, Token: token, Kind: cashier.TokenPaused, Since: x.Clock.Now()})
 	}
 	if x.pausedLogged == nil {
 		x.pausedLogged = map[string]time.Time{}

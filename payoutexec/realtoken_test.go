@@ -35,6 +35,7 @@ func TestRealUSDCPauseAndBlacklistedRecipient(t *testing.T) {
 	})
 	ctx := context.Background()
 	before := r.balance(r.payout.Hex())
+	r.x.Alerts = &cashier.TokenAlerts{}
 
 	if err := r.real.Pause(ctx); err != nil {
 		t.Fatal(err)
@@ -50,12 +51,18 @@ func TestRealUSDCPauseAndBlacklistedRecipient(t *testing.T) {
 	if r.balance(alice).Sign() != 0 {
 		t.Fatal("paid while the token was paused")
 	}
+	if al := r.x.Alerts.List(); len(al) != 1 || al[0].Kind != cashier.TokenPaused || !strings.EqualFold(al[0].Token, r.token.Hex()) {
+		t.Fatalf("alerts while paused: %+v", al)
+	}
 	if err := r.real.Unpause(ctx); err != nil {
 		t.Fatal(err)
 	}
 	r.settle(p.ID)
 	if o := r.order(p.ID); o.Status != cashier.PayoutSuccess || r.balance(alice).Cmp(units("5")) != 0 {
 		t.Fatalf("after unpause: %s, alice holds %s", o.Status, r.balance(alice))
+	}
+	if al := r.x.Alerts.List(); len(al) != 0 {
+		t.Fatalf("alerts after unpause: %+v", al)
 	}
 
 	a, b, c := r.create(alice, "10"), r.create(bob, "20"), r.create(carol, "30")
@@ -96,6 +103,7 @@ func TestRealTetherBlacklistedPayoutContract(t *testing.T) {
 		return tok
 	})
 	ctx := context.Background()
+	r.x.Alerts = &cashier.TokenAlerts{}
 	a, b := r.create(alice, "10"), r.create(bob, "20")
 	if err := r.real.Blacklist(ctx, r.payout); err != nil {
 		t.Fatal(err)
@@ -109,6 +117,9 @@ func TestRealTetherBlacklistedPayoutContract(t *testing.T) {
 		if l, _ := r.st.PoolLocked(ctx, orders.PoolKeys(o, r.k)[0], math.MaxInt64); l.Sign() != 0 {
 			t.Fatalf("%s still locked", l)
 		}
+	}
+	if al := r.x.Alerts.List(); len(al) != 1 || al[0].Kind != cashier.TokenBlacklisted || !strings.EqualFold(al[0].Account, r.payout.Hex()) {
+		t.Fatalf("alerts: %+v", al)
 	}
 	if r.balance(r.payout.Hex()).Cmp(units("1000")) != 0 || r.balance(alice).Sign() != 0 {
 		t.Fatalf("contract %s, alice %s", r.balance(r.payout.Hex()), r.balance(alice))
