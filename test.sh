@@ -24,6 +24,7 @@ go vet ./...
 
 echo "== contracts: recompile with the pinned solc and compare with the committed artifacts"
 (cd contracts && npm ci --no-audit --no-fund --silent)
+(cd contracts/tokens && npm ci --no-audit --no-fund --silent)
 bash contracts/check.sh
 
 echo "== go test"

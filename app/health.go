@@ -133,6 +133,11 @@ func (o *Ops) serveHealthz(w stdhttp.ResponseWriter, r *stdhttp.Request) {
 func (o *Ops) serveReadyz(w stdhttp.ResponseWriter, r *stdhttp.Request) {
 	checks, failed := o.Ready(r.Context())
 	body := map[string]any{"status": "ready", "instance": o.Instance, "checks": checks, "nodes": o.nodeStates()}
+	if alerts := o.svc.TokenAlerts.List(); len(alerts) > 0 {
+		// Reported, not failing: the instance works; the token's issuer
+		// holds up its payouts.
+		body["tokenAlerts"] = alerts
+	}
 	status := stdhttp.StatusOK
 	if len(failed) > 0 {
 		body["status"], body["failed"] = "unready", failed
@@ -265,6 +270,7 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 		}()
 	}
 	wg.Wait()
+	snap.TokenAlerts = s.TokenAlerts.List()
 	list, err := s.Store.ListLeases(ctx)
 	if err != nil {
 		return snap, err

@@ -162,6 +162,27 @@ func TestReadiness(t *testing.T) {
 
 	checkDocumented(t, "/readyz", "200", body)
 
+	// A token alert raised by the executor shows in /readyz (ready still)
+	// and in the metrics.
+	svc.TokenAlerts.Set(cashier.TokenAlert{Chain: cashier.ChainETH, Symbol: "USDC", Token: "0x00000000000000000000000000000000000000c0",
+		Kind: cashier.TokenPaused, Since: time.Now()})
+	time.Sleep(1100 * time.Millisecond) // past the readiness cache
+	code, body := readyz(t, base)
+	if al, _ := body["tokenAlerts"].([]any); code != 200 || len(al) != 1 || al[0].(map[string]any)["kind"] != "paused" {
+		t.Fatalf("token alert in /readyz: %d %v", code, body)
+	}
+	checkDocumented(t, "/readyz", "200", body)
+	res, err = stdhttp.Get("http://" + svc.Ops.MetricsAddr() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(mb), `cashier_token_alert{account="",chain="ETH",kind="paused",symbol="USDC"} 1`) {
+		t.Fatal("no cashier_token_alert in /metrics")
+	}
+	svc.TokenAlerts.Clear(cashier.ChainETH, "0x00000000000000000000000000000000000000c0", cashier.TokenPaused, "")
+
 	proxy.set(false)
 	body = waitStatus(t, base, 503)
 	failed, _ := body["failed"].(map[string]any)

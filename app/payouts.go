@@ -66,6 +66,7 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 	x := &payoutexec.Executor{
 		Orders: s.Orders, Store: s.Store, Registry: s.Registry, Networks: map[cashier.Chain]*payoutexec.Network{},
 		Clock: s.Clock, Logger: s.Logger.With("component", "payouts"), Config: payoutexec.DefaultConfig,
+		Alerts: &s.TokenAlerts,
 	}
 	x.Config.BatchSize, x.Config.Window = s.Config.PayoutBatchSize, s.Config.PayoutWindow
 	var closers []func() error

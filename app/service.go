@@ -48,11 +48,14 @@ type Service struct {
 	Logger     *slog.Logger
 	Dashboard  *dashboard.Server
 	Watchers   []*watch.Watcher // one per network with a node
-	Expirer    *watch.Expirer
-	Sweepers   []*sweep.Sweeper // one per network with a node and a sweeper key
-	closers    []func()
-	Ops        *Ops // instance id, leases, health and metrics (ops.go)
-	Ledger     *ledger.Service
+	// TokenAlerts are the token contracts' switches holding up this
+	// instance's payouts (paused, blacklisted payer): in metrics and /readyz.
+	TokenAlerts cashier.TokenAlerts
+	Expirer     *watch.Expirer
+	Sweepers    []*sweep.Sweeper // one per network with a node and a sweeper key
+	closers     []func()
+	Ops         *Ops // instance id, leases, health and metrics (ops.go)
+	Ledger      *ledger.Service
 }
 
 // New assembles the service from cfg. The caller closes it.

@@ -46,7 +46,7 @@ func (s *Service) NewSweepers(ctx context.Context) error {
 		s.closers = append(s.closers, closeClient)
 		s.setSweepKey(c, key)
 		s.Sweepers = append(s.Sweepers, &sweep.Sweeper{Chain: c, Store: s.Store, Registry: s.Registry, Client: client,
-			MinAmount: s.Config.SweepMin, Interval: s.Config.SweepInterval, Clock: s.Clock, Log: log.With("chain", c)})
+			MinAmount: s.Config.SweepMin, Interval: s.Config.SweepInterval, Clock: s.Clock, Log: log.With("chain", c), Alerts: &s.TokenAlerts})
 	}
 	return nil
 }

@@ -14,3 +14,6 @@ if ! diff -r build "$tmp"; then
 	exit 1
 fi
 echo "contracts/build matches the sources"
+
+# The real token contracts (Tether's vendored source, Circle's package).
+bash tokens/check.sh

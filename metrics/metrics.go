@@ -53,6 +53,8 @@ type Snapshot struct {
 	Leases    []LeaseState
 	Instances int
 	Nodes     []nodes.State // every node URL of the service's networks
+	// TokenAlerts are the token contracts' switches holding up payouts.
+	TokenAlerts []cashier.TokenAlert
 }
 
 // Metrics holds the registry and the request instruments.
@@ -120,6 +122,7 @@ var (
 	descLag         = prometheus.NewDesc("cashier_chain_lag_blocks", "Blocks between the node's head and the newest block the watcher has processed.", []string{"chain"}, nil)
 	descNodeUp      = prometheus.NewDesc("cashier_chain_node_up", "1 when the node URL answers and serves the network's chain (3 failures in a row: 0).", []string{"chain", "node"}, nil)
 	descNodeWrong   = prometheus.NewDesc("cashier_chain_node_wrong_chain", "1 when the node URL serves another chain than the registry's and is refused.", []string{"chain", "node"}, nil)
+	descTokenAlert  = prometheus.NewDesc("cashier_token_alert", "1 while a token contract holds up payouts: kind paused (the token is paused), or blacklisted (account, the paying contract or wallet, is on its blacklist).", []string{"chain", "symbol", "kind", "account"}, nil)
 	descNodePaused  = prometheus.NewDesc("cashier_chain_node_paused", "1 while the node's provider asked to wait (Retry-After, rate limit).", []string{"chain", "node"}, nil)
 	descNodeReqs    = prometheus.NewDesc("cashier_chain_node_requests_total", "Requests to the node URL by this instance.", []string{"chain", "node"}, nil)
 	descNodeErrs    = prometheus.NewDesc("cashier_chain_node_errors_total", "Requests to the node URL that failed on the way (transport, 5xx, timeout).", []string{"chain", "node"}, nil)
@@ -214,6 +217,9 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descNodeReqs, prometheus.CounterValue, float64(n.Requests), c, n.URL)
 		ch <- prometheus.MustNewConstMetric(descNodeErrs, prometheus.CounterValue, float64(n.Errors), c, n.URL)
 		ch <- prometheus.MustNewConstMetric(descNodeLimits, prometheus.CounterValue, float64(n.RateLimits), c, n.URL)
+	}
+	for _, a := range s.TokenAlerts {
+		gauge(descTokenAlert, 1, string(a.Chain), a.Symbol, a.Kind, a.Account)
 	}
 	for _, l := range s.Leases {
 		gauge(descLease, b2f(l.Mine), l.Name)

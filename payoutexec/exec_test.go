@@ -22,6 +22,7 @@ import (
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/contracts/bindings"
+	"github.com/stablecashier/cashier/contracts/tokens"
 	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/orders"
@@ -46,8 +47,9 @@ type rig struct {
 	journal                 *evm.FileJournal
 	dbPath                  string
 	reg                     *cashier.Registry
-	read                    *evm.Client // the service's reading client
-	manual                  bool        // blocks only on Commit
+	read                    *evm.Client   // the service's reading client
+	manual                  bool          // blocks only on Commit
+	real                    *tokens.Token // the real token contract, when the rig runs one
 }
 
 // mining makes blocks on a manual chain until the returned stop is called.
@@ -116,6 +118,14 @@ func newManualRig(t testing.TB) *rig {
 }
 
 func newRigOn(t testing.TB, contractTokens int64, tune func(*evm.Config), opts devchain.Options) *rig {
+	return newRigToken(t, contractTokens, tune, opts, nil)
+}
+
+// realToken deploys a real token contract on the rig's chain and funds the
+// payout contract with it.
+type realToken func(ctx context.Context, r *rig) *tokens.Token
+
+func newRigToken(t testing.TB, contractTokens int64, tune func(*evm.Config), opts devchain.Options, real realToken) *rig {
 	t.Helper()
 	ctx := context.Background()
 	r := &rig{t: t}
@@ -137,14 +147,22 @@ func newRigOn(t testing.TB, contractTokens int64, tune func(*evm.Config), opts d
 	}
 	addr := func(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
 	fee := common.HexToAddress("0xFee0000000000000000000000000000000000001")
-	if r.token, err = r.chain.Deploy(ctx, r.owner, append(common.FromHex(bindings.TestUSDCMetaData.Bin), usdcABI.PackConstructor("Tether", "USDT")...)); err != nil {
-		t.Fatal(err)
-	}
 	if r.payout, err = r.chain.Deploy(ctx, r.owner, append(common.FromHex(bindings.CashierPayoutMetaData.Bin),
 		payoutABI.PackConstructor(addr(r.owner), addr(r.executor), addr(r.signer), fee)...)); err != nil {
 		t.Fatal(err)
 	}
-	r.ownerCall(r.token, usdcABI.PackMint(r.payout, units(big.NewInt(contractTokens).String())))
+	if real != nil {
+		r.real = real(ctx, r)
+		r.token = r.real.Address
+		if err := r.real.Mint(ctx, r.payout, units(big.NewInt(contractTokens).String())); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		if r.token, err = r.chain.Deploy(ctx, r.owner, append(common.FromHex(bindings.TestUSDCMetaData.Bin), usdcABI.PackConstructor("Tether", "USDT")...)); err != nil {
+			t.Fatal(err)
+		}
+		r.ownerCall(r.token, usdcABI.PackMint(r.payout, units(big.NewInt(contractTokens).String())))
+	}
 
 	reg := config.DefaultRegistry()
 	for i := range reg.Tokens {

@@ -35,6 +35,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/stablecashier/cashier"
@@ -127,7 +128,11 @@ type Executor struct {
 
 	lowGasLogged map[cashier.Chain]time.Time
 	capLogged    map[string]time.Time // by execution: gas cap refusals, once a minute
-	recovered    map[cashier.Chain]bool
+	pausedLogged map[string]time.Time // by token: paused-token alerts, once a minute
+	// Alerts, when set, holds the token alerts raised here (a paused
+	// token, a blacklisted paying account) for metrics and /readyz.
+	Alerts    *cashier.TokenAlerts
+	recovered map[cashier.Chain]bool
 }
 
 var payoutABI = bindings.NewCashierPayout()
@@ -444,11 +449,33 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 		hash, err = net.Client.SendCall(ctx, call)
 	}
 	if err == nil {
+		if x.Alerts != nil {
+			// The token took this batch: it is not paused, the payer not
+			// blacklisted (any more).
+			token := x.tokenAddress(e)
+			payer := e.Contract
+			if e.Mode == cashier.PayoutAllowance && e.From != "" {
+				payer = e.From
+			}
+			if x.Alerts.Clear(e.Chain, token, cashier.TokenPaused, "") {
+				x.Logger.Info("token contract unpaused: its payouts go on", "chain", e.Chain, "symbol", e.Symbol, "token", token)
+			}
+			x.Alerts.Clear(e.Chain, token, cashier.TokenBlacklisted, payer)
+		}
 		e.TxHashes, e.State, e.LastError = append(e.TxHashes, hash), cashier.ExecSent, ""
 		x.Logger.Info("payout batch sent", "exec", e.ID, "chain", e.Chain, "tx", hash, "orders", len(os))
 		return x.Orders.SaveExec(ctx, e)
 	}
 	e.LastError = err.Error()
+	if e.Chain != cashier.ChainTRON || errors.Is(err, tron.ErrNoKey) {
+		// Refused before anything was sent: a paused token refuses every
+		// transfer, so the orders wait for it, whatever the node said.
+		if x.tokenPaused(ctx, e) {
+			e.State, e.Attempts = cashier.ExecCreated, e.Attempts-1
+			e.LastError = "token contract paused: " + e.LastError
+			return x.Orders.SaveExec(ctx, e)
+		}
+	}
 	if rev, ok := payoutcontract.RevertOf(err); ok {
 		// Refused in the pre-flight (gas estimation or constant call): no
 		// transaction exists, so the orders may change.
@@ -508,6 +535,46 @@ func (x *Executor) isolate(ctx context.Context, e *cashier.PayoutExec, os []cash
 			e.Ambiguous = true
 		}
 		return x.Orders.SaveExec(ctx, e)
+	case "TokenTransferFailed":
+		// The token itself refused. A paused token stops every transfer:
+		// the orders wait for it, nothing is refused. A recipient on the
+		// token's blacklist is refused alone, naming the blacklist.
+		if x.tokenPaused(ctx, e) {
+			return x.Orders.SaveExec(ctx, e)
+		}
+		// The paying account (the contract, or the approving wallet) on
+		// the blacklist can pay nobody: every order is refused at once,
+		// not tried again in ever smaller batches.
+		payer := e.Contract
+		if e.Mode == cashier.PayoutAllowance && e.From != "" {
+			payer = e.From
+		}
+		if common.IsHexAddress(payer) && x.blacklisted(ctx, e, common.HexToAddress(payer)) {
+			x.Logger.Error("paying account blacklisted by the token contract: its payouts are refused", "chain", e.Chain, "symbol", e.Symbol,
+				"payer", payer, "exec", e.ID, "orders", len(os))
+			if x.Alerts != nil {
+				x.Alerts.Set(cashier.TokenAlert{Chain: e.Chain, Symbol: e.Symbol, Token: x.tokenAddress(e), Kind: cashier.TokenBlacklisted,
+					Account: payer, Since: x.Clock.Now()})
+			}
+			for _, o := range os {
+				out.Refuse[o.ID] = "paying account " + payer + " is blacklisted by the token contract: " + reason
+			}
+			e.State = cashier.ExecFailed
+			break
+		}
+		to, _ := rev.Args["to"].(common.Address)
+		if x.blacklisted(ctx, e, to) {
+			for _, o := range os {
+				if strings.EqualFold(o.Recipient, to.Hex()) {
+					out.Refuse[o.ID] = "recipient " + to.Hex() + " is blacklisted by the token contract: " + reason
+				}
+			}
+		}
+		if len(out.Refuse) > 0 {
+			e.Attempts = 0
+			break
+		}
+		fallthrough
 	default:
 		if len(os) > 1 {
 			for _, o := range os[len(os)/2:] {
@@ -741,6 +808,65 @@ func (x *Executor) gasOK(ctx context.Context, net *Network, c cashier.Chain) (bo
 			"balance", cashier.FormatAmount(bal, net.CoinDecimals), "minimum", cashier.FormatAmount(net.MinGas, net.CoinDecimals))
 	}
 	return false, nil
+}
+
+// Probes of the real tokens' own switches (USDT and USDC both have them;
+// a token without them answers with an error, read as "no").
+var (
+	selPaused        = crypto.Keccak256([]byte("paused()"))[:4]
+	selIsBlacklisted = crypto.Keccak256([]byte("isBlacklisted(address)"))[:4] // USDC
+	selIsBlackListed = crypto.Keccak256([]byte("isBlackListed(address)"))[:4] // USDT
+)
+
+// tokenPaused reports whether e's token is paused, telling the operator
+// (at most once a minute per token) that its payouts wait.
+func (x *Executor) tokenPaused(ctx context.Context, e *cashier.PayoutExec) bool {
+	token := x.tokenAddress(e)
+	if token == "" {
+		return false
+	}
+	v, err := x.Networks[e.Chain].Client.ViewUint(ctx, token, selPaused)
+	if err != nil || v.Sign() == 0 {
+		return false
+	}
+	if x.Alerts != nil {
+		x.Alerts.Set(cashier.TokenAlert{Chain: e.Chain, Symbol: e.Symbol, Token: token, Kind: cashier.TokenPaused, Since: x.Clock.Now()})
+	}
+	if x.pausedLogged == nil {
+		x.pausedLogged = map[string]time.Time{}
+	}
+	if now := x.Clock.Now(); now.Sub(x.pausedLogged[token]) >= time.Minute {
+		x.pausedLogged[token] = now
+		x.Logger.Error("token contract paused: its payouts wait until it is unpaused", "chain", e.Chain, "symbol", e.Symbol, "token", token, "exec", e.ID)
+	}
+	return true
+}
+
+// blacklisted reports whether addr is on e's token's blacklist.
+func (x *Executor) blacklisted(ctx context.Context, e *cashier.PayoutExec, addr common.Address) bool {
+	token := x.tokenAddress(e)
+	if token == "" || addr == (common.Address{}) {
+		return false
+	}
+	arg := common.LeftPadBytes(addr.Bytes(), 32)
+	for _, sel := range [][]byte{selIsBlacklisted, selIsBlackListed} {
+		v, err := x.Networks[e.Chain].Client.ViewUint(ctx, token, append(slices.Clone(sel), arg...))
+		if err == nil && v.Sign() != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *Executor) tokenAddress(e *cashier.PayoutExec) string {
+	if x.Registry == nil {
+		return ""
+	}
+	t, ok := x.Registry.Token(e.Chain, e.Symbol)
+	if !ok {
+		return ""
+	}
+	return t.ContractAddress
 }
 
 func describe(r payoutcontract.Revert) string {

@@ -72,7 +72,7 @@ func (s *Sweeper) NativeBatches(ctx context.Context, only string) ([]Batch, erro
 			}
 			contracts[c.MerchantID] = ks
 		}
-		factory, err := factoryOf(s.Chain, n.Create2Prefix, ks, c.OrderID, c.Address)
+		k, err := factoryOf(s.Chain, n.Create2Prefix, ks, c.OrderID, c.Address)
 		if err != nil {
 			s.log().Warn("deposit address without its factory", "chain", s.Chain, "order", c.OrderID, "address", c.Address, "error", err)
 			continue
@@ -84,6 +84,7 @@ func (s *Sweeper) NativeBatches(ctx context.Context, only string) ([]Batch, erro
 		if bal.Sign() == 0 {
 			continue
 		}
+		factory := k.DepositFactory
 		g := groups[factory]
 		if g == nil {
 			g = &Batch{Factory: factory}

@@ -51,6 +51,12 @@ type Sweeper struct {
 	Interval time.Duration
 	Clock    cashier.Clock
 	Log      *slog.Logger
+	// Alerts, when set, holds the token alerts raised here (a paused
+	// token, a blacklisted deposit address or payout contract), shared
+	// with the payout executor for metrics and /readyz.
+	Alerts *cashier.TokenAlerts
+
+	pausedLogged map[string]time.Time // by token: paused-token logs, once a minute
 }
 
 // Run sweeps every Interval until ctx ends. A failing round is logged and
@@ -160,6 +166,9 @@ func (s *Sweeper) settle(ctx context.Context) error {
 				}
 				continue
 			}
+			if s.tokenSwitches(ctx, sw.Token, nil).paused {
+				continue // sent again once the token is unpaused
+			}
 			hash, err := s.Send(ctx, sw)
 			if err := s.Record(ctx, sw, hash, err); err != nil {
 				return err
@@ -172,12 +181,17 @@ func (s *Sweeper) settle(ctx context.Context) error {
 // Batch is one factory's addresses holding one token.
 type Batch struct {
 	Factory string
+	Vault   string // the payout contract the factory sweeps into
 	Token   string
 	Items   []cashier.SweepItem
 }
 
 // Batches reads the balances of the candidate addresses and groups those
 // holding something per factory and token, keeping batches worth the gas.
+// A token's own switches keep addresses out (tokenswitch.go): none while
+// the token is paused, not one the token blacklisted (its balance cannot
+// move, and it would revert the whole batch), none into a payout
+// contract the token blacklisted; each is an alert until it is lifted.
 func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 	cands, err := s.Store.SweepCandidates(ctx, s.Chain)
 	if err != nil {
@@ -190,6 +204,7 @@ func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 	groups := map[[2]string]*Batch{}
 	var order [][2]string
 	contracts := map[string][]cashier.Contract{}
+	switches := map[string]*tokenSwitches{}
 	for _, c := range cands {
 		ks, ok := contracts[c.MerchantID]
 		if !ok {
@@ -198,7 +213,7 @@ func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 			}
 			contracts[c.MerchantID] = ks
 		}
-		factory, err := factoryOf(s.Chain, n.Create2Prefix, ks, c.OrderID, c.Address)
+		k, err := factoryOf(s.Chain, n.Create2Prefix, ks, c.OrderID, c.Address)
 		if err != nil {
 			s.log().Warn("deposit address without its factory", "chain", s.Chain, "order", c.OrderID, "address", c.Address, "error", err)
 			continue
@@ -210,10 +225,15 @@ func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 		if bal.Sign() == 0 {
 			continue
 		}
-		key := [2]string{factory, c.Token}
+		sw := s.tokenSwitches(ctx, c.Token, switches)
+		if sw.paused || s.stuck(ctx, c.Token, sw, c.Address, "deposit address", "order", c.OrderID) ||
+			s.stuck(ctx, c.Token, sw, k.Address, "payout contract", "factory", k.DepositFactory) {
+			continue
+		}
+		key := [2]string{k.DepositFactory, c.Token}
 		g := groups[key]
 		if g == nil {
-			g = &Batch{Factory: factory, Token: c.Token}
+			g = &Batch{Factory: k.DepositFactory, Vault: k.Address, Token: c.Token}
 			groups[key] = g
 			order = append(order, key)
 		}
@@ -238,7 +258,7 @@ func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 			continue // not worth the gas yet; more payments will add up
 		}
 		sort.Slice(g.Items, func(i, j int) bool { return g.Items[i].Amount.Cmp(g.Items[j].Amount) > 0 })
-		out = append(out, Batch{Factory: g.Factory, Token: g.Token, Items: g.Items[:min2(size, len(g.Items))]})
+		out = append(out, Batch{Factory: g.Factory, Vault: g.Vault, Token: g.Token, Items: g.Items[:min2(size, len(g.Items))]})
 	}
 	return out, nil
 }
@@ -266,12 +286,12 @@ func (s *Sweeper) minUnits(token string) (*big.Int, error) {
 	return v, nil
 }
 
-// factoryOf finds which of the merchant's deposit factories on c derives
-// addr for the order.
-func factoryOf(c cashier.Chain, prefix byte, ks []cashier.Contract, orderID, addr string) (string, error) {
+// factoryOf finds which of the merchant's contracts on c has the deposit
+// factory that derives addr for the order.
+func factoryOf(c cashier.Chain, prefix byte, ks []cashier.Contract, orderID, addr string) (cashier.Contract, error) {
 	want, err := address.Parse(c, addr)
 	if err != nil {
-		return "", err
+		return cashier.Contract{}, err
 	}
 	for _, k := range ks {
 		if k.Chain != c || k.DepositFactory == "" {
@@ -283,10 +303,10 @@ func factoryOf(c cashier.Chain, prefix byte, ks []cashier.Contract, orderID, add
 			continue
 		}
 		if payoutcontract.DepositAddress(prefix, f, impl, payoutcontract.DepositSalt(orderID)) == want {
-			return k.DepositFactory, nil
+			return k, nil
 		}
 	}
-	return "", errors.New("no deposit factory of the merchant derives this address")
+	return cashier.Contract{}, errors.New("no deposit factory of the merchant derives this address")
 }
 
 // Prepare records b as a PREPARED sweep, before anything is sent.

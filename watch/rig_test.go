@@ -18,6 +18,7 @@ import (
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/contracts/bindings"
+	"github.com/stablecashier/cashier/contracts/tokens"
 	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/orders"
 )
@@ -33,7 +34,8 @@ type rig struct {
 	usdt     common.Address
 	customer *ecdsa.PrivateKey
 	n        int
-	manual   bool // blocks only on Commit
+	manual   bool          // blocks only on Commit
+	tether   *tokens.Token // Tether's real USDT, when the rig runs it
 }
 
 type rigOptions struct {
@@ -43,6 +45,7 @@ type rigOptions struct {
 	data          string
 	rpc           func(chainURL string) string // the node URLs the service uses; default the chain's
 	finalized     bool                         // ETH payments are final at the finalized block
+	tether        bool                         // Tether's real USDT instead of the test token (on-demand chains only)
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -79,13 +82,21 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		}
 		return rc.ContractAddress
 	}
-	r.usdt = deploy()
 	if r.customer, err = crypto.GenerateKey(); err != nil {
 		t.Fatal(err)
 	}
 	cust := crypto.PubkeyToAddress(r.customer.PublicKey)
 	r.send(t, ch.Faucet, &cust, big.NewInt(1e18), nil)
-	r.send(t, ch.Faucet, &r.usdt, nil, bindings.NewTestUSDC().PackMint(cust, big.NewInt(1e15)))
+	if o.tether {
+		if r.tether, err = tokens.DeployTether(ctx, ch, ch.Faucet); err != nil {
+			t.Fatal(err)
+		}
+		r.usdt = r.tether.Address
+		must(t, r.tether.Mint(ctx, cust, big.NewInt(1e15)))
+	} else {
+		r.usdt = deploy()
+		r.send(t, ch.Faucet, &r.usdt, nil, bindings.NewTestUSDC().PackMint(cust, big.NewInt(1e15)))
+	}
 
 	if o.webhookURL == "" {
 		o.webhookURL = "http://127.0.0.1:9/hook" // events stay in the outbox: nothing dispatches them
