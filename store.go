@@ -42,6 +42,11 @@ type Reader interface {
 	// whose deposit address on c is one of addrs: the chain watcher's
 	// index lookup (addresses in the network's canonical text form).
 	CollectionsByAddress(ctx context.Context, c Chain, addrs []string) ([]CollectionOrder, error)
+	// ShownAddresses returns, by address, the order ids of those of addrs
+	// on c that an order with the customer's choice of network showed at
+	// some time (AddShownAddress): a payment to a network the customer
+	// switched away from still belongs to the order.
+	ShownAddresses(ctx context.Context, c Chain, addrs []string) (map[string]string, error)
 	// ExpiringCollections returns up to n PENDING orders on c whose expiry
 	// is at or before t, soonest first, through the expiry index.
 	ExpiringCollections(ctx context.Context, c Chain, t time.Time, n int) ([]CollectionOrder, error)
@@ -94,6 +99,10 @@ type Tx interface {
 	// AddEvent appends e to the outbox (assigning Seq, State pending, due at
 	// e.NextAttemptAt or e.CreatedAt).
 	AddEvent(ctx context.Context, e *Event) error
+
+	// AddShownAddress records that order orderID showed deposit address
+	// addr on c (ShownAddresses); recording it again changes nothing.
+	AddShownAddress(ctx context.Context, c Chain, addr, orderID string) error
 
 	// CreatePayment records a received transfer; EDuplicate when its
 	// (Chain, TxHash, LogIndex) is recorded already.

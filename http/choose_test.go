@@ -10,6 +10,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/api"
+	"github.com/stablecashier/cashier/orders"
 )
 
 // choose posts the page's choice of network and token.
@@ -116,5 +117,89 @@ func TestChooseNetwork(t *testing.T) {
 	raw := e.do(request{method: "GET", path: api.PathCollectionDetail, query: "orderNo=CH-FIXED"})
 	if raw.status != 200 || strings.Contains(string(raw.raw), "networkChoice") {
 		t.Fatalf("fixed order's detail: %d %s", raw.status, raw.raw)
+	}
+}
+
+// A payment in flight during a switch: the customer chose Arbitrum USDC,
+// sent to its address, then switched to Ethereum USDT before that payment
+// was seen. The Arbitrum address stays the order's (the watcher's index
+// of shown addresses), and the payment, seen after the switch, takes the
+// order back to Arbitrum USDC and pays it once; a later payment to the
+// Ethereum address is recorded with the order but not counted.
+func TestChooseSwitchPaidBefore(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	e.allowOrigins(t, shopOrigin)
+	a := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderNo": "CH-SW"})
+	if !a.body.Success {
+		t.Fatalf("open order: %+v", a)
+	}
+	id := a.body.Data.OrderID
+	if code, body := e.choose(t, id, "ARB", "USDC"); code != 200 {
+		t.Fatalf("choose ARB USDC: %d %s", code, body)
+	}
+	first, _ := e.store.Collection(ctx, id)
+	if code, body := e.choose(t, id, "ETH", "USDT"); code != 200 {
+		t.Fatalf("switch to ETH USDT: %d %s", code, body)
+	}
+	second, _ := e.store.Collection(ctx, id)
+	// Here (as with a factory at the same address on both networks) the
+	// address text is the same on both: what matters is the network.
+	if second.Chain != cashier.ChainETH || second.Symbol != "USDT" {
+		t.Fatalf("after the switch: %+v", second)
+	}
+	// The watcher's lookup still finds the order by the Arbitrum address,
+	// and by nothing else there.
+	if os, _ := e.store.CollectionsByAddress(ctx, cashier.ChainARB, []string{first.DepositAddress}); len(os) != 0 {
+		t.Fatalf("the Arbitrum address is still the order's current one: %+v", os)
+	}
+	shown, err := e.store.ShownAddresses(ctx, cashier.ChainARB, []string{first.DepositAddress, second.DepositAddress})
+	if err != nil || len(shown) != 1 || shown[first.DepositAddress] != id {
+		t.Fatalf("shown addresses on ARB: %v %v", shown, err)
+	}
+
+	po := &pageOrder{no: "CH-SW", id: id, address: first.DepositAddress}
+	r := po.transfer("USDC", "20")
+	r.Transfer.Chain, r.Transfer.Token = cashier.ChainARB, "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
+	b := r.Transfer.BlockNumber
+	if err := e.svc.ApplySeen(ctx, cashier.ChainARB, b, b, []orders.Received{r}); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := e.store.Collection(ctx, id)
+	if o.Chain != cashier.ChainARB || o.Symbol != "USDC" || o.DepositAddress != first.DepositAddress || o.TxID != r.Transfer.TxHash || o.Status != cashier.CollectionPending {
+		t.Fatalf("seen after the switch: %+v", o)
+	}
+	if code, _ := e.choose(t, id, "ETH", "USDT"); code != http.StatusConflict {
+		t.Fatalf("a change after the payment was seen: %d", code)
+	}
+	settle := func(r orders.Received) {
+		t.Helper()
+		b := r.Transfer.BlockNumber
+		cur := cashier.ChainCursor{Confirmed: b, ConfirmedHash: r.Transfer.BlockHash, Head: b + 20}
+		if err := e.svc.ApplyConfirmed(ctx, r.Transfer.Chain, b, b, []orders.Received{r}, cur); err != nil {
+			t.Fatal(err)
+		}
+	}
+	settle(r)
+	settle(r) // the same block again: never credited twice
+	o, _ = e.store.Collection(ctx, id)
+	if o.Status != cashier.CollectionSuccess || o.Chain != cashier.ChainARB || cashier.FormatAmount(o.PaidAmount, o.Decimals) != "20.00" || o.TxID != r.Transfer.TxHash {
+		t.Fatalf("credited: %+v paid %v", o, o.PaidAmount)
+	}
+	// The customer pays again to the Ethereum address: recorded, not counted.
+	po.address = second.DepositAddress
+	r2 := po.transfer("USDT", "20")
+	settle(r2)
+	o, _ = e.store.Collection(ctx, id)
+	if cashier.FormatAmount(o.PaidAmount, o.Decimals) != "20.00" || o.TxID != r.Transfer.TxHash || o.Chain != cashier.ChainARB {
+		t.Fatalf("a second payment elsewhere counted: %+v paid %v", o, o.PaidAmount)
+	}
+	ps, err := e.store.PaymentsByOrder(ctx, id)
+	if err != nil || len(ps) != 2 || ps[1].Effect != cashier.EffectWrongToken {
+		t.Fatalf("payments: %+v %v", ps, err)
+	}
+	d, err := e.cli.CollectionDetail(ctx, "CH-SW")
+	if err != nil || d.ChainID != "ARB" || d.Symbol != "USDC" || d.DepositAddress != first.DepositAddress || d.Status != "SUCCESS" {
+		t.Fatalf("detail: %+v %v", d, err)
 	}
 }

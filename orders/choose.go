@@ -55,10 +55,11 @@ func (s *Service) NetworkOptions(ctx context.Context, m *cashier.Merchant, o *ca
 
 // ChooseNetwork records the customer's choice of network and token for
 // order id and gives it its deposit address there. The customer may
-// change it again until a payment is seen (on a changed network the old
-// address is no longer watched, so a change after a payment could lose
-// it); from then on the choice is final and a change is refused. Choosing
-// what is already chosen changes nothing.
+// change it again until a payment is seen; from then on the choice is
+// final and a change is refused. Every address shown stays watched for
+// the order: a payment sent to one before a switch and seen after it
+// takes the order back to that network and token (applier.switchBack).
+// Choosing what is already chosen changes nothing.
 func (s *Service) ChooseNetwork(ctx context.Context, id, chainName, symbol string) (*cashier.CollectionOrder, error) {
 	symbol = strings.ToUpper(symbol)
 	chain, err := cashier.ParseChain(chainName)
@@ -117,6 +118,11 @@ func (s *Service) ChooseNetwork(ctx context.Context, id, chainName, symbol strin
 		}
 		addr, err := s.Deposits.DepositAddress(ctx, m, chain, o.ID)
 		if err != nil {
+			return err
+		}
+		// Every address shown stays the order's: a payment sent to it
+		// before a switch is seen after it (see applier.switchBack).
+		if err := tx.AddShownAddress(ctx, chain, addr, o.ID); err != nil {
 			return err
 		}
 		o.Chain, o.Symbol, o.Decimals, o.Amount, o.DepositAddress, o.UpdatedAt = chain, token.Symbol, token.Decimals, amount, addr, now

@@ -191,9 +191,14 @@ func (a *applier) see(ctx context.Context, r Received) error {
 			return err
 		}
 	}
+	if o.Status == cashier.CollectionPending && a.switchBack(o, p) {
+		if err := a.tx.UpdateCollection(ctx, o); err != nil {
+			return err
+		}
+	}
 	// Tell the merchant a payment is on its way, once per seen transfer, only
 	// while the order still waits for it and the token is the order's.
-	if o.Status != cashier.CollectionPending || !a.orderToken(o, p.Token) {
+	if o.Status != cashier.CollectionPending || !a.orderToken(o, p.Chain, p.Token) {
 		return nil
 	}
 	o.TxID, o.FromAddress, o.PayTime, o.UpdatedAt = p.TxHash, p.From, p.BlockTime, a.now
@@ -229,6 +234,7 @@ func (a *applier) confirm(ctx context.Context, r Received) error {
 	} else {
 		moveTo(p, r.Transfer)
 	}
+	a.switchBack(o, p) // written with the outcome below
 	fit := a.fit(o, p)
 	out, ok := cashier.PaymentOutcome(o.Status, fit)
 	if !ok {
@@ -270,7 +276,7 @@ func (a *applier) fit(o *cashier.CollectionOrder, p *cashier.Payment) cashier.Pa
 	if p.Native() {
 		return cashier.FitNative
 	}
-	if !a.orderToken(o, p.Token) {
+	if !a.orderToken(o, p.Chain, p.Token) {
 		return cashier.FitWrongToken
 	}
 	paid := new(big.Int).Add(paidOf(o), p.Amount)
@@ -283,12 +289,38 @@ func (a *applier) fit(o *cashier.CollectionOrder, p *cashier.Payment) cashier.Pa
 	return cashier.FitFull
 }
 
-func (a *applier) orderToken(o *cashier.CollectionOrder, token string) bool {
-	if token == "" {
-		return false // the native coin
+func (a *applier) orderToken(o *cashier.CollectionOrder, c cashier.Chain, token string) bool {
+	if token == "" || c != o.Chain {
+		return false // the native coin, or a payment on another network
 	}
 	t, ok := a.s.Registry.Token(o.Chain, o.Symbol)
 	return ok && strings.EqualFold(t.ContractAddress, token)
+}
+
+// switchBack makes o's network and token those of p when the customer
+// chose them on the page, switched to another network or token before
+// any payment was seen, and p is the first payment: sent to an address
+// the order showed earlier (the watcher matched it) in a token the order
+// offered. The order is then paid, once, where the customer paid; later
+// payments elsewhere are recorded as another token, as for any order. It
+// reports whether o changed (the caller writes it).
+func (a *applier) switchBack(o *cashier.CollectionOrder, p *cashier.Payment) bool {
+	if o.Choose == "" || p.Native() || paidOf(o).Sign() != 0 || a.orderToken(o, p.Chain, p.Token) {
+		return false
+	}
+	if p.Chain != o.Chain && !o.MayChoose(cashier.ChooseChain) {
+		return false
+	}
+	tok, ok := a.s.Registry.TokenByAddress(p.Chain, p.Token)
+	if !ok || (tok.Symbol != o.Symbol && !o.MayChoose(cashier.ChooseToken)) {
+		return false
+	}
+	amount, err := tok.ParseOrderAmount(cashier.FormatAmount(o.Amount, o.Decimals))
+	if err != nil {
+		return false // outside that token's bounds: never one of the choices
+	}
+	o.Chain, o.Symbol, o.Decimals, o.Amount, o.DepositAddress, o.UpdatedAt = p.Chain, tok.Symbol, tok.Decimals, amount, p.To, a.now
+	return true
 }
 
 func paidOf(o *cashier.CollectionOrder) *big.Int {

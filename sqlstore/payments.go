@@ -224,6 +224,46 @@ func (r reader) CollectionsByAddress(ctx context.Context, c cashier.Chain, addrs
 	return out, nil
 }
 
+func (r reader) ShownAddresses(ctx context.Context, c cashier.Chain, addrs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for len(addrs) > 0 {
+		n := min(len(addrs), addressBatch)
+		args := make([]any, 0, n+1)
+		args = append(args, c)
+		for _, a := range addrs[:n] {
+			args = append(args, a)
+		}
+		addrs = addrs[n:]
+		rows, err := r.q.QueryContext(ctx, `SELECT address, order_id FROM collection_addresses
+			WHERE chain = ? AND address IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: shown addresses: %w", err)
+		}
+		for rows.Next() {
+			var a, id string
+			if err := rows.Scan(&a, &id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: shown addresses: %w", err)
+			}
+			out[a] = id
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("store: shown addresses: %w", err)
+		}
+	}
+	return out, nil
+}
+
+func (t *tx) AddShownAddress(ctx context.Context, c cashier.Chain, addr, orderID string) error {
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO collection_addresses (chain, address, order_id)
+		VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, c, addr, orderID); err != nil {
+		return fmt.Errorf("store: add shown address: %w", err)
+	}
+	return nil
+}
+
 func (r reader) ExpiringCollections(ctx context.Context, c cashier.Chain, t time.Time, n int) ([]cashier.CollectionOrder, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+` FROM collection_orders
 		WHERE status = 'PENDING' AND expire_at <= ? AND chain = ? ORDER BY expire_at LIMIT ?`, t.UnixMilli(), c, n)

@@ -26,13 +26,13 @@ func (w *Watcher) nativeTransfers(ctx context.Context, from, to uint64) ([]cashi
 	}
 	got, err := ns.NativeTransfers(ctx, from, to, func(addrs []string) (map[string]bool, error) {
 		sort.Strings(addrs)
-		os, err := w.store.CollectionsByAddress(ctx, w.cfg.Chain, addrs)
+		byAddr, err := w.ordersByAddress(ctx, addrs)
 		if err != nil {
 			return nil, err
 		}
-		keep := make(map[string]bool, len(os))
-		for _, o := range os {
-			keep[o.DepositAddress] = true
+		keep := make(map[string]bool, len(byAddr))
+		for a := range byAddr {
+			keep[a] = true
 		}
 		return keep, nil
 	})

@@ -413,13 +413,9 @@ func (w *Watcher) scan(ctx context.Context, from, to uint64) ([]orders.Received,
 		}
 	}
 	sort.Strings(addrs)
-	os, err := w.store.CollectionsByAddress(ctx, w.cfg.Chain, addrs)
+	byAddr, err := w.ordersByAddress(ctx, addrs)
 	if err != nil {
 		return nil, err
-	}
-	byAddr := make(map[string]string, len(os))
-	for _, o := range os {
-		byAddr[o.DepositAddress] = o.ID
 	}
 	var got []orders.Received
 	blocks := map[uint64]cashier.BlockRef{}
@@ -447,6 +443,35 @@ func (w *Watcher) scan(ctx context.Context, from, to uint64) ([]orders.Received,
 		got = append(got, orders.Received{Transfer: t, OrderID: id})
 	}
 	return got, nil
+}
+
+// ordersByAddress maps those of addrs (sorted) that are deposit addresses
+// on the watcher's network to their orders: each order's current address,
+// then the addresses an order with the customer's choice showed before the
+// customer switched network, which a payment may still reach.
+func (w *Watcher) ordersByAddress(ctx context.Context, addrs []string) (map[string]string, error) {
+	os, err := w.store.CollectionsByAddress(ctx, w.cfg.Chain, addrs)
+	if err != nil {
+		return nil, err
+	}
+	byAddr := make(map[string]string, len(os))
+	for _, o := range os {
+		byAddr[o.DepositAddress] = o.ID
+	}
+	var rest []string
+	for _, a := range addrs {
+		if _, ok := byAddr[a]; !ok {
+			rest = append(rest, a)
+		}
+	}
+	shown, err := w.store.ShownAddresses(ctx, w.cfg.Chain, rest)
+	if err != nil {
+		return nil, err
+	}
+	for a, id := range shown {
+		byAddr[a] = id
+	}
+	return byAddr, nil
 }
 
 // Expirer moves PENDING collection orders to EXPIRED once their expiry has

@@ -46,7 +46,9 @@ Cashier.init(document.getElementById("pay"), opts);
 // transfer built, signed and broadcast against the TRON node's HTTP
 // API). Cancel gives cancel; a partial payment turns the QR code into the
 // amount still due (decoded with zbarimg); an origin not listed is
-// refused. Screenshots of each state go to $CASHIER_ARTIFACTS.
+// refused. Screenshots of each state go to $CASHIER_ARTIFACTS: as the
+// merchant's page shows it, and the order's own page in both themes, both
+// languages, on a phone and a desktop.
 func TestCheckoutOnBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox and a browser")
@@ -109,6 +111,14 @@ func TestCheckoutOnBinary(t *testing.T) {
 		b.Shot(name+"-phone", 375, 812)
 		b.Shot(name+"-desktop", 1280, 900)
 	}
+	matrix := func(orderNo, state string) { // the order's own page: both themes, both languages, phone and desktop
+		t.Helper()
+		d, err := api.CollectionDetail(ctx, orderNo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Matrix("page-"+state, info.BaseURL+"/pay/"+d.OrderID, state)
+	}
 	paidBy := func(orderNo, sentHash string) string {
 		t.Helper()
 		d, err := api.CollectionDetail(ctx, orderNo)
@@ -125,6 +135,7 @@ func TestCheckoutOnBinary(t *testing.T) {
 	open("amount=12.34&orderNo=BIN-ARB&defaultChainId=TRON&defaultPaymentMethod=connect_wallet")
 	b.WaitFrame(frame, "choose", 30*time.Second)
 	shots("choose-en-light")
+	matrix("BIN-ARB", "choose")
 	if d, err := api.CollectionDetail(ctx, "BIN-ARB"); err != nil || d.DepositAddress != "" || d.NetworkChoice != "open" {
 		t.Fatalf("before the choice: %+v %v", d, err)
 	}
@@ -149,6 +160,7 @@ func TestCheckoutOnBinary(t *testing.T) {
 		t.Fatalf("the chosen order: %+v", d)
 	}
 	shots("paid-en-light")
+	matrix("BIN-ARB", "paid")
 
 	// 2. Cancel, in Chinese on the dark theme.
 	open("amount=3&orderNo=BIN-CANCEL&chainId=ETH&currency=USDT&lang=zh-CN&theme=dark")
@@ -160,6 +172,7 @@ func TestCheckoutOnBinary(t *testing.T) {
 	}
 	b.WaitFrame(frame, "cancelled", 10*time.Second)
 	shots("cancelled-zh-dark")
+	matrix("BIN-CANCEL", "cancelled")
 
 	// 3. Paying once: a partial payment; the QR code asks for the rest.
 	open("amount=20&orderNo=BIN-PART&chainId=ETH&currency=USDT&defaultPaymentMethod=scan&theme=dark")
@@ -174,6 +187,7 @@ func TestCheckoutOnBinary(t *testing.T) {
 		t.Fatalf("QR code before paying: %s", q)
 	}
 	shots("waiting-en-dark")
+	matrix("BIN-PART", "waiting")
 	pay := func(amount string) {
 		t.Helper()
 		out, err := exec.Command(binary, "sandbox", "pay", "--data", data, "--order", "BIN-PART", "--amount", amount).CombinedOutput()
@@ -187,6 +201,7 @@ func TestCheckoutOnBinary(t *testing.T) {
 		t.Fatalf("after 5 of 20: QR %s, amount %q", q, amount)
 	}
 	shots("underpaid-en-dark")
+	matrix("BIN-PART", "underpaid")
 	pay("15")
 	want := `"type":"finish"`
 	if got := b.Results(1, 60*time.Second); !strings.Contains(got, want) {

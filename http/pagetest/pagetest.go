@@ -225,6 +225,49 @@ func (b *Browser) Shot(name string, w, h int64) {
 	}
 }
 
+// Matrix saves screenshots of the payment page at url in both themes and
+// both languages, on a phone (375×812) and a desktop (1280×900), as
+// Dir/name-theme-lang-device.png. Each theme and language has a tab of its
+// own, so the test's tab keeps its page (an SDK's iframe in the middle of
+// a payment); every shot must show state, in the language and theme asked
+// for.
+func (b *Browser) Matrix(name, url, state string) {
+	b.T.Helper()
+	defer b.Run("back to the test's tab", cdppage.BringToFront())
+	for _, theme := range []string{"light", "dark"} {
+		for _, lang := range []string{"en-US", "zh-CN"} {
+			base := fmt.Sprintf("%s-%s-%s", name, theme, lang)
+			tab, closeTab := chromedp.NewContext(b.Ctx)
+			ctx, cancel := context.WithTimeout(tab, 30*time.Second)
+			var got []string
+			err := chromedp.Run(ctx, cdppage.BringToFront(), chromedp.EmulateViewport(375, 812), chromedp.Navigate(url+"?lang="+lang+"&theme="+theme),
+				chromedp.WaitVisible("#state-title", chromedp.ByQuery),
+				chromedp.Evaluate(`[document.getElementById("cashier").getAttribute("data-state"), document.documentElement.lang, document.body.className]`, &got))
+			wantLang := map[string]string{"en-US": "en", "zh-CN": "zh-CN"}[lang]
+			if err == nil && (len(got) != 3 || got[0] != state || got[1] != wantLang || got[2] != "theme-"+theme) {
+				err = fmt.Errorf("state, lang, theme = %q", got)
+			}
+			for _, dev := range []struct {
+				name string
+				w, h int64
+			}{{"phone", 375, 812}, {"desktop", 1280, 900}} {
+				if err != nil {
+					break
+				}
+				var png []byte
+				if err = chromedp.Run(ctx, chromedp.EmulateViewport(dev.w, dev.h), chromedp.Sleep(200*time.Millisecond), chromedp.FullScreenshot(&png, 100)); err == nil {
+					err = os.WriteFile(filepath.Join(b.Dir, base+"-"+dev.name+".png"), png, 0o644)
+				}
+			}
+			cancel()
+			closeTab()
+			if err != nil {
+				b.T.Fatalf("screenshots %s: %v", base, err)
+			}
+		}
+	}
+}
+
 // Wallet is the customer's browser wallet: its key signs, in Go, what the
 // page asks; EVM holds each EVM network's RPC URL by chain id, TRON the
 // TRON node's HTTP API.

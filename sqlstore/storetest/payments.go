@@ -85,6 +85,21 @@ func testPaymentsAndWatcherLookups(t *testing.T) {
 	if os, _ = db.CollectionsByAddress(ctx, cashier.ChainETH, []string{b.DepositAddress}); len(os) != 0 {
 		t.Fatalf("address matched on another network: %v", os)
 	}
+	// Addresses an order showed before a switch of network: by network,
+	// recorded once however often.
+	for i := 0; i < 2; i++ {
+		if err := db.Update(ctx, func(tx cashier.Tx) error {
+			return tx.AddShownAddress(ctx, cashier.ChainARB, "0xshown", "co_b")
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if shown, err := db.ShownAddresses(ctx, cashier.ChainARB, []string{"0xshown", "0xother"}); err != nil || len(shown) != 1 || shown["0xshown"] != "co_b" {
+		t.Fatalf("shown addresses %v %v", shown, err)
+	}
+	if shown, err := db.ShownAddresses(ctx, cashier.ChainETH, []string{"0xshown"}); err != nil || len(shown) != 0 {
+		t.Fatalf("a shown address matched on another network: %v %v", shown, err)
+	}
 	exp, err := db.ExpiringCollections(ctx, cashier.ChainTRON, t0.Add(2*time.Minute), 10)
 	if err != nil || len(exp) != 1 || exp[0].ID != "co_b" {
 		t.Fatalf("expiring %v %v", exp, err)
