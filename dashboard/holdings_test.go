@@ -22,12 +22,12 @@ import (
 	"github.com/stablecashier/cashier/sandbox"
 )
 
-// TestHoldingsOnEveryNetwork collects, sweeps and pays out on the three
-// sandbox networks through the running service, then checks what the
+// TestHoldingsOnEveryNetwork collects, sweeps, pays out and refunds on the
+// three sandbox networks through the running service, then checks what the
 // merchant is told it holds: per contract and token, available = on-chain
 // balance − locked payouts, and the ledger's sum = the on-chain balance;
-// the ledger names the sweep, the payout and its fee with their
-// transaction ids; the payout list and the collection cancel answer; and
+// the ledger names the sweep, the payout, the refund and their fees with
+// their transaction ids; the payout list and the collection cancel answer; and
 // the dashboard's CSV exports parse, with totals matching the ledger.
 func TestHoldingsOnEveryNetwork(t *testing.T) {
 	cfg := config.Default()
@@ -83,8 +83,9 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 		t.Fatalf("cancel: %+v %v", o, err)
 	}
 
-	// Wait until every network's collection is swept in and its small
-	// payout paid.
+	// Wait until every network's collection is swept in, its small payout
+	// paid, and 3.00 of the collection refunded (asked once it is paid).
+	refunded := map[string]bool{}
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		ready := true
@@ -97,7 +98,14 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ready = ready && p.Status == "SUCCESS" && len(l.List) == 1
+			if o, err := api.CollectionDetail(ctx, "HC-"+c); err == nil && o.Status == "SUCCESS" && !refunded[c] {
+				if _, err := api.CreateRefund(ctx, client.RefundRequest{OrderNo: "HC-" + c, RefundNo: "HR-" + c, Amount: "3", Address: recipient[c]}); err != nil {
+					t.Fatalf("%s refund: %v", c, err)
+				}
+				refunded[c] = true
+			}
+			rf, err := api.RefundDetail(ctx, "HR-"+c)
+			ready = ready && p.Status == "SUCCESS" && len(l.List) == 1 && err == nil && rf.Status == "SUCCESS"
 		}
 		if ready {
 			break
@@ -160,11 +168,21 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 			}
 		}
 		paid, _ := api.PayoutDetail(ctx, "HP-"+c)
+		rf, _ := api.RefundDetail(ctx, "HR-"+c)
+		// The refund's payout may ride in the same batch as HP's: the fee
+		// entries sum to both fees, in those transactions.
+		fees, feeSum := map[string]bool{}, new(big.Int)
+		for _, e := range kinds["fee"] {
+			fees[e.TxID] = true
+			feeSum.Add(feeSum, units(t, e.Amount))
+		}
+		wantFees := new(big.Int).Neg(new(big.Int).Add(units(t, paid.Fee), units(t, rf.Fee)))
 		if len(kinds["deposit"]) == 0 || len(kinds["sweep"]) != 1 || kinds["sweep"][0].Amount != "20.00" ||
 			len(kinds["payout"]) != 1 || kinds["payout"][0].Amount != "-5.00" || kinds["payout"][0].Ref != "HP-"+c ||
-			kinds["payout"][0].TxID != paid.TxID || len(kinds["fee"]) != 1 || kinds["fee"][0].TxID != paid.TxID ||
-			kinds["fee"][0].Amount != "-"+paid.Fee {
-			t.Errorf("%s ledger: %+v", c, kinds)
+			kinds["payout"][0].TxID != paid.TxID || feeSum.Cmp(wantFees) != 0 || !fees[paid.TxID] ||
+			len(kinds["refund"]) != 1 || kinds["refund"][0].Amount != "-3.00" || kinds["refund"][0].Ref != "HR-"+c ||
+			kinds["refund"][0].TxID != rf.TxID || !fees[rf.TxID] {
+			t.Errorf("%s ledger: %+v (refund %+v)", c, kinds, rf)
 		}
 		if paid.CustNo != "CUST-"+c {
 			t.Errorf("%s: payout custNo %q", c, paid.CustNo)
@@ -176,7 +194,12 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 		t.Fatalf("pending payouts: %+v %v", pl, err)
 	}
 	pl, err = api.ListPayouts(ctx, client.ListRequest{Status: "SUCCESS"}, info.ContractIDs["TRON"])
-	if err != nil || pl.Total != 1 || pl.List[0].OrderNo != "HP-TRON" {
+	// HP-TRON and the payout order paying the refund (docs/api.md, "Refunds").
+	nos := map[string]bool{}
+	for _, p := range pl.List {
+		nos[p.OrderNo] = true
+	}
+	if err != nil || pl.Total != 2 || !nos["HP-TRON"] || !nos["refund/HR-TRON"] {
 		t.Fatalf("TRON's paid payouts: %+v %v", pl, err)
 	}
 
@@ -224,15 +247,25 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 	for _, r := range readCSV(t, u, "collections.csv")[1:] {
 		add(collected, r[5]+"/"+r[6], units(t, r[8]))
 	}
-	if refunds := readCSV(t, u, "refunds.csv"); len(refunds) != 1 || refunds[0][1] != "refund no" {
-		t.Errorf("refunds.csv: %q", refunds)
+	refundCSV := readCSV(t, u, "refunds.csv")
+	if len(refundCSV) != 1+len(chains) || refundCSV[0][1] != "refund no" {
+		t.Errorf("refunds.csv: %q", refundCSV)
+	}
+	refundedCSV := map[string]*big.Int{}
+	for _, r := range refundCSV[1:] {
+		if r[3] == "SUCCESS" && r[10] != "" {
+			add(refundedCSV, r[5]+"/"+r[6], units(t, r[7]))
+		}
 	}
 	for _, c := range chains {
 		key := c + "/USDT"
-		if neg(byKind[key+"/payout"]).Cmp(paidOut[key]) != 0 || neg(byKind[key+"/fee"]).Cmp(fees[key]) != 0 ||
-			byKind[key+"/sweep"].Cmp(collected[key]) != 0 {
-			t.Errorf("%s: ledger payouts %v fees %v sweeps %v; payouts.csv %v fees %v; collections.csv paid %v",
-				c, byKind[key+"/payout"], byKind[key+"/fee"], byKind[key+"/sweep"], paidOut[key], fees[key], collected[key])
+		// A refund is paid by a payout order of its own: payouts.csv holds
+		// it, the ledger names its transfer a refund.
+		outflow := new(big.Int).Add(byKind[key+"/payout"], byKind[key+"/refund"])
+		if neg(outflow).Cmp(paidOut[key]) != 0 || neg(byKind[key+"/fee"]).Cmp(fees[key]) != 0 ||
+			byKind[key+"/sweep"].Cmp(collected[key]) != 0 || neg(byKind[key+"/refund"]).Cmp(refundedCSV[key]) != 0 {
+			t.Errorf("%s: ledger payouts %v refunds %v fees %v sweeps %v; payouts.csv %v fees %v; refunds.csv %v; collections.csv paid %v",
+				c, byKind[key+"/payout"], byKind[key+"/refund"], byKind[key+"/fee"], byKind[key+"/sweep"], paidOut[key], fees[key], refundedCSV[key], collected[key])
 		}
 	}
 }

@@ -165,15 +165,21 @@ func (s *server) handleCollectionDetail(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	d := s.newCollectionDetail(r, o)
-	if err := s.addPayments(r, &d, o); err != nil {
-		return err
-	}
-	if err := s.addRefunds(r, &d, o); err != nil {
+	d, err := s.collectionDetail(r, o)
+	if err != nil {
 		return err
 	}
 	s.ok(w, r, d)
 	return nil
+}
+
+// collectionDetail is o's whole detail: its fields, payments and refunds.
+func (s *server) collectionDetail(r *http.Request, o *cashier.CollectionOrder) (api.Collection, error) {
+	d := s.newCollectionDetail(r, o)
+	if err := s.addPayments(r, &d, o); err != nil {
+		return d, err
+	}
+	return d, s.addRefunds(r, &d, o)
 }
 
 // decodeList reads the collection list query.

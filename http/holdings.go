@@ -58,11 +58,8 @@ func (s *server) handleCollectionCancel(w http.ResponseWriter, r *http.Request, 
 	if o, err = s.svc.CancelCollection(r.Context(), o.ID); err != nil {
 		return err
 	}
-	d := s.newCollectionDetail(r, o)
-	if err := s.addPayments(r, &d, o); err != nil {
-		return err
-	}
-	if err := s.addRefunds(r, &d, o); err != nil {
+	d, err := s.collectionDetail(r, o)
+	if err != nil {
 		return err
 	}
 	s.ok(w, r, d)
