@@ -41,5 +41,8 @@ echo "== the load script, briefly (it fails on any create that is not answered r
 PIN=0 bash scripts/loadtest.sh --rate 200 --duration 1s
 
 echo "== go test -race (packages with concurrency)"
-go test -count=1 -race ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
+# The pages' browser tests drive Chromium against the same handlers the
+# other http tests call concurrently; under -race they only add minutes.
+go test -count=1 -race -skip '^(TestPagesInBrowser|TestCashierPageInBrowser|TestCashierPageLiveOnChain|TestPayOnce|TestPageStatesScreenshots|TestSDKInBrowser|TestConnectWalletOnPage)$' \
+  ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
 go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags|Busy' ./dashboard/... # argon2 under -race is slow: the session, limit and busy-refusal paths
