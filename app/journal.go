@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -83,7 +82,7 @@ func (j *storeJournal) NextNonce() (uint64, error) {
 // dir, if there is one, into the store (recording one again changes
 // nothing), then renames the file so it is not read again.
 func (j *storeJournal) adoptFile(dir string) error {
-	name := filepath.Join(dir, fmt.Sprintf("txjournal-%d-%s.jsonl", j.chainID, j.account))
+	name := evm.FileJournalPath(dir, j.chainID, j.account)
 	if _, err := os.Stat(name); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -71,13 +71,19 @@ type journalRecord struct {
 	Mined string        `json:"mined,omitempty"`
 }
 
+// FileJournalPath is the file of account from's journal on chain chainID
+// in dir.
+func FileJournalPath(dir string, chainID uint64, from string) string {
+	return filepath.Join(dir, fmt.Sprintf("txjournal-%d-%s.jsonl", chainID, strings.ToLower(from)))
+}
+
 // OpenFileJournal opens (creating it if needed) the journal of account from
 // on chain chainID in dir.
 func OpenFileJournal(dir string, chainID uint64, from string) (*FileJournal, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("evm: journal dir: %w", err)
 	}
-	name := filepath.Join(dir, fmt.Sprintf("txjournal-%d-%s.jsonl", chainID, strings.ToLower(from)))
+	name := FileJournalPath(dir, chainID, from)
 	_, statErr := os.Stat(name)
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
