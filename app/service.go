@@ -77,6 +77,10 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 			return nil, err
 		}
 	}
+	for i := range s.Registry.Networks {
+		n := &s.Registry.Networks[i]
+		n.Finalized = cfg.Finalized(n.Chain)
+	}
 	if s.Chains == nil {
 		if s.Chains, err = DialChains(ctx, cfg, s.Registry, s.Clock); err != nil {
 			return nil, err

@@ -142,15 +142,12 @@ func (s *server) orderPageStatus(r *http.Request, id string) (*cashier.Collectio
 	if err != nil {
 		return nil, nil, err
 	}
-	ps, head, err := s.svc.CollectionPayments(r.Context(), o)
+	ps, cur, err := s.svc.CollectionPayments(r.Context(), o)
 	if err != nil {
 		return nil, nil, err
 	}
-	var required uint64 = 1
-	if n, ok := s.reg.Network(o.Chain); ok && n.Confirmations > 0 {
-		required = uint64(n.Confirmations)
-	}
-	st := pageStatusOf(o, ps, head, required, s.clock.Now())
+	n, _ := s.reg.Network(o.Chain)
+	st := pageStatusOf(o, ps, cur.Head, requiredConfirmations(n, cur), s.clock.Now())
 	st.BackURL = s.backURL(r, o)
 	if st.Payable {
 		due, _ := cashier.ParseAmount(st.Due, o.Decimals)
@@ -160,6 +157,19 @@ func (s *server) orderPageStatus(r *http.Request, id string) (*cashier.Collectio
 		st.WalletURL = s.walletURL(r, o, due)
 	}
 	return o, st, nil
+}
+
+// requiredConfirmations is how many confirmations the page's progress
+// bar counts to. With a confirmation count, that count. At the finalized
+// block, a payment counts once the finalized block (the cursor's
+// Confirmed) reaches it, so the bar counts to the chain's present
+// distance between head and finalized block, plus one: a payment in the
+// head block now is final when as many blocks are on top of it.
+func requiredConfirmations(n cashier.Network, cur cashier.ChainCursor) uint64 {
+	if n.Finalized && cur.Head > 0 && cur.Head >= cur.Confirmed {
+		return cur.Head - cur.Confirmed + 1
+	}
+	return uint64(max(n.Confirmations, 1))
 }
 
 // pageStatusOf derives the page's state. Order of precedence: a final

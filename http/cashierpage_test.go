@@ -506,3 +506,24 @@ func afterPage(h http.Handler, path string, fn func()) http.Handler {
 		}
 	})
 }
+
+// The progress bar counts to the confirmation count, or, at the finalized
+// block, to the chain's present distance from head to finalized block.
+func TestRequiredConfirmations(t *testing.T) {
+	for _, c := range []struct {
+		n    cashier.Network
+		cur  cashier.ChainCursor
+		want uint64
+	}{
+		{cashier.Network{Confirmations: 12}, cashier.ChainCursor{Head: 100, Confirmed: 89}, 12},
+		{cashier.Network{Confirmations: 0}, cashier.ChainCursor{Head: 100, Confirmed: 100}, 1},
+		{cashier.Network{Confirmations: 12, Finalized: true}, cashier.ChainCursor{Head: 100, Confirmed: 36}, 65},
+		{cashier.Network{Confirmations: 12, Finalized: true}, cashier.ChainCursor{Head: 100, Confirmed: 100}, 1},
+		// Nothing known yet: the configured count.
+		{cashier.Network{Confirmations: 12, Finalized: true}, cashier.ChainCursor{}, 12},
+	} {
+		if got := requiredConfirmations(c.n, c.cur); got != c.want {
+			t.Errorf("%+v at %+v: %d, want %d", c.n, c.cur, got, c.want)
+		}
+	}
+}

@@ -15,10 +15,11 @@ func (s *server) addPayments(r *http.Request, d *api.Collection, o *cashier.Coll
 	if !o.PayTime.IsZero() {
 		d.PayTime = cashier.Millis(o.PayTime)
 	}
-	ps, head, err := s.svc.CollectionPayments(r.Context(), o)
+	ps, cur, err := s.svc.CollectionPayments(r.Context(), o)
 	if err != nil {
 		return err
 	}
+	head := cur.Head
 	d.Payments = make([]api.CollectionPayment, len(ps))
 	for i, p := range ps {
 		var conf uint64

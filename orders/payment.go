@@ -537,15 +537,16 @@ func (s *Service) CancelCollectionByOrderNo(ctx context.Context, merchantID, ord
 }
 
 // CollectionPayments returns the order's received transfers and the
-// network head they are counted against (0 when not yet known).
-func (s *Service) CollectionPayments(ctx context.Context, o *cashier.CollectionOrder) ([]cashier.Payment, uint64, error) {
+// network's cursor they are counted against (its Head 0 when not yet
+// known).
+func (s *Service) CollectionPayments(ctx context.Context, o *cashier.CollectionOrder) ([]cashier.Payment, cashier.ChainCursor, error) {
 	ps, err := s.Store.PaymentsByOrder(ctx, o.ID)
 	if err != nil {
-		return nil, 0, err
+		return nil, cashier.ChainCursor{}, err
 	}
 	cur, err := s.Store.Cursor(ctx, o.Chain)
 	if err != nil {
-		return nil, 0, err
+		return nil, cashier.ChainCursor{}, err
 	}
-	return ps, cur.Head, nil
+	return ps, cur, nil
 }

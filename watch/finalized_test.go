@@ -20,6 +20,9 @@ func TestFinalizedModeCreditsAtTheFinalizedBlock(t *testing.T) {
 	ctx := context.Background()
 	r := newRig(t, rigOptions{confirmations: 2, period: time.Hour, finalized: true})
 	w := r.svc.Watchers[0]
+	if n, _ := r.svc.Registry.Network(cashier.ChainETH); !n.Finalized {
+		t.Fatal("the registry does not say ETH payments count at the finalized block: the page would count to the confirmations")
+	}
 	o := r.order(t, "5.00")
 	must(t, w.Round(ctx))
 	paid := r.pay(t, o.DepositAddress, 5_000_000)
