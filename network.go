@@ -72,8 +72,8 @@ type Network struct {
 	// Finalized: payments count once the chain's finalized block reaches
 	// them (the eth-finality / arb-finality settings), not after
 	// Confirmations blocks.
-	Finalized bool `json:"-"`
-	EVMChainID    int64         `json:"evmChainId,omitempty"`
+	Finalized  bool  `json:"-"`
+	EVMChainID int64 `json:"evmChainId,omitempty"`
 	// GenesisBlockID identifies a TRON network: every node URL's block 0
 	// must have this id (TRON has no eth_chainId). Empty: not checked.
 	GenesisBlockID string `json:"genesisBlockId,omitempty"`
