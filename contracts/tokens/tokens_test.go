@@ -1,8 +1,11 @@
 package tokens_test
 
 import (
+	"bytes"
 	"context"
 	"math/big"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -18,7 +21,8 @@ var erc20, _ = abi.JSON(stringsReader(`[
  {"name":"balanceOf","type":"function","stateMutability":"view","inputs":[{"name":"a","type":"address"}],"outputs":[{"name":"","type":"uint256"}]},
  {"name":"transfer","type":"function","inputs":[{"name":"to","type":"address"},{"name":"v","type":"uint256"}],"outputs":[]}]`))
 
-// The real contracts deploy and keep their own rules on a dev chain:
+// The real contracts deploy and keep their own rules on a dev chain (the
+// TetherToken deployed is mainnet's code):
 // Tether's fee takes its cut, its pause and blacklist stop transfers and
 // deprecation forwards them; Circle's blacklist refuses a recipient.
 func TestRealTokensOnADevChain(t *testing.T) {
@@ -54,6 +58,21 @@ func TestRealTokensOnADevChain(t *testing.T) {
 	usdt, err := tokens.DeployTether(ctx, c, admin)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// What the tests run is mainnet's code: all of it but the 43-byte
+	// metadata section (a hash of Tether's own source file names).
+	deployed, err := c.Client.CodeAt(ctx, usdt.Address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := os.ReadFile("../../testdata/tokens/usdt/mainnet-runtime.hex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mainnet := common.FromHex(strings.TrimSpace(string(ref)))
+	const metadata = 43
+	if len(mainnet) != 11_075 || len(deployed) != len(mainnet) || !bytes.Equal(deployed[:len(deployed)-metadata], mainnet[:len(mainnet)-metadata]) {
+		t.Fatalf("deployed TetherToken (%d bytes) is not mainnet's code (%d bytes)", len(deployed), len(mainnet))
 	}
 	if err := usdt.Mint(ctx, from, big.NewInt(100_000_000)); err != nil {
 		t.Fatal(err)
