@@ -36,6 +36,13 @@ func Dial(ctx context.Context, endpoint string, account common.Address) (*Signer
 	return &Signer{rpc: c, Account: account}, nil
 }
 
+// As is a Signer of another account of the same Clef, sharing the
+// connection.
+func (s *Signer) As(account common.Address) *Signer { return &Signer{rpc: s.rpc, Account: account} }
+
+// Address is the account (evm.TxSigner).
+func (s *Signer) Address() common.Address { return s.Account }
+
 // Close ends the connection.
 func (s *Signer) Close() { s.rpc.Close() }
 
@@ -69,6 +76,12 @@ func (s *Signer) SignTypedData(ctx context.Context, td apitypes.TypedData) ([]by
 		return nil, fmt.Errorf("clef signed as %s, not %s", got, s.Account)
 	}
 	return sig, nil
+}
+
+// SignTypedDataAs is SignTypedData by another account of the same Clef
+// (payoutexec.ExternalSigner: each merchant signer is its own account).
+func (s *Signer) SignTypedDataAs(ctx context.Context, account common.Address, td apitypes.TypedData) ([]byte, error) {
+	return s.As(account).SignTypedData(ctx, td)
 }
 
 // sendTxArgs is Clef's account_signTransaction argument (EIP-1559 fees).
