@@ -19,8 +19,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 
-	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/clef/cleftest"
+	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/sandbox"
