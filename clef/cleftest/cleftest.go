@@ -68,6 +68,11 @@ func pinned(t testing.TB, tools string) string {
 type Clef struct {
 	IPC      string // its external API
 	AuditLog string // every request it answered
+	t        testing.TB
+	bin, dir string
+	args     []string // the set-up's common flags
+	chainID  uint64
+	stop     func()
 	mu       sync.Mutex
 	log      strings.Builder
 }
@@ -78,6 +83,8 @@ func (c *Clef) Log() string {
 	defer c.mu.Unlock()
 	return c.log.String()
 }
+
+const master, keystorePW = "master password of this test", "keystore password of this test"
 
 func run(t testing.TB, bin, stdin string, args ...string) {
 	t.Helper()
@@ -99,28 +106,21 @@ func Start(t testing.TB, bin string, keys []string, rules string, chainID uint64
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	cfg, ks := filepath.Join(dir, "cfg"), filepath.Join(dir, "ks")
-	common := []string{"--configdir", cfg, "--keystore", ks, "--suppress-bootwarn", "--lightkdf", "--nousb"}
-	const master, keystorePW = "master password of this test", "keystore password of this test"
-	run(t, bin, master+"\n"+master+"\n", append(common, "init")...)
+	c := &Clef{IPC: filepath.Join(cfg, "clef.ipc"), AuditLog: filepath.Join(dir, "audit.log"), t: t, bin: bin, dir: dir, chainID: chainID,
+		args: []string{"--configdir", cfg, "--keystore", ks, "--suppress-bootwarn", "--lightkdf", "--nousb"}}
+	run(t, bin, master+"\n"+master+"\n", append(c.args, "init")...)
 	for i, key := range keys {
 		keyFile := filepath.Join(dir, fmt.Sprintf("key%d.hex", i))
 		if err := os.WriteFile(keyFile, []byte(key+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		run(t, bin, keystorePW+"\n"+keystorePW+"\n", append(common, "importraw", keyFile)...)
+		run(t, bin, keystorePW+"\n"+keystorePW+"\n", append(c.args, "importraw", keyFile)...)
 		k, err := crypto.HexToECDSA(key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		run(t, bin, keystorePW+"\n"+keystorePW+"\n"+master+"\n", append(common, "setpw", crypto.PubkeyToAddress(k.PublicKey).Hex())...)
+		run(t, bin, keystorePW+"\n"+keystorePW+"\n"+master+"\n", append(c.args, "setpw", crypto.PubkeyToAddress(k.PublicKey).Hex())...)
 	}
-	rulesFile := filepath.Join(dir, "rules.js")
-	if err := os.WriteFile(rulesFile, []byte(rules), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256([]byte(rules))
-	run(t, bin, master+"\n", append(common, "attest", hex.EncodeToString(sum[:]))...)
-
 	// The payout calls' ABI signatures (clef/4byte.json): Clef refuses a
 	// transaction whose call it cannot decode.
 	_, self, _, _ := runtime.Caller(0)
@@ -128,20 +128,38 @@ func Start(t testing.TB, bin string, keys []string, rules string, chainID uint64
 	if err != nil {
 		t.Fatal(err)
 	}
-	fourByteFile := filepath.Join(dir, "4byte.json")
-	if err := os.WriteFile(fourByteFile, fourByte, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "4byte.json"), fourByte, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c := &Clef{IPC: filepath.Join(cfg, "clef.ipc"), AuditLog: filepath.Join(dir, "audit.log")}
-	cmd := exec.Command(bin, append(common, "--chainid", fmt.Sprint(chainID), "--rules", rulesFile, "--4bytedb-custom", fourByteFile,
-		"--auditlog", c.AuditLog)...)
+	c.Restart(rules)
+	t.Cleanup(func() { c.stop() })
+	return c
+}
+
+// Restart stops Clef and starts it again with new rules, attested as an
+// operator does after editing the rules file.
+func (c *Clef) Restart(rules string) {
+	t := c.t
+	t.Helper()
+	if c.stop != nil {
+		c.stop()
+	}
+	rulesFile := filepath.Join(c.dir, "rules.js")
+	if err := os.WriteFile(rulesFile, []byte(rules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(rules))
+	run(t, c.bin, master+"\n", append(c.args, "attest", hex.EncodeToString(sum[:]))...)
+
+	cmd := exec.Command(c.bin, append(c.args, "--chainid", fmt.Sprint(c.chainID), "--rules", rulesFile,
+		"--4bytedb-custom", filepath.Join(c.dir, "4byte.json"), "--auditlog", c.AuditLog)...)
 	stdin, _ := cmd.StdinPipe()
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw // Clef logs and its UI lines go to both
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait(); pw.Close() })
+	c.stop = func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait(); pw.Close() }
 	io.WriteString(stdin, master+"\n") // kept open: Clef ends when its UI's stdin closes
 	ready := make(chan struct{})
 	go func() {
@@ -162,7 +180,6 @@ func Start(t testing.TB, bin string, keys []string, rules string, chainID uint64
 	case <-time.After(time.Minute):
 		t.Fatalf("clef did not start:\n%s", c.Log())
 	}
-	return c
 }
 
 // Rules is the shipped rules file (clef/rules.js) with the payout

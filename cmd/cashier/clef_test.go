@@ -33,7 +33,8 @@ import (
 // only the first is in the rules' list: its payout is signed by Clef
 // (typed data and transaction), mined and paid exactly once; the other's
 // batch is refused by the rules, never sent, its order waits PROCESSING
-// and the service says why.
+// and the service says why, until the operator lists the contract and
+// restarts Clef: then it is paid, once.
 func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's dev chains, a Clef and the service")
@@ -205,9 +206,23 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 			t.Errorf("Clef's audit log has no %s:\n%s", call, audit)
 		}
 	}
-	// Once more, after the round that paid: still paid once.
-	time.Sleep(time.Second)
+
+	// The operator lists the second contract, attests the rules and
+	// restarts Clef: the waiting batch is signed and paid, once, without
+	// restarting the service.
+	cl.Restart(cleftest.Rules(t, eth.ChainID, common.HexToAddress(allowed.PayoutContract), common.HexToAddress(other.PayoutContract)))
+	waitFor(t, "the batch after the rules allow it", 90*time.Second, func() bool {
+		p, err = api.PayoutDetail(ctx, "CLEF-REFUSED")
+		return err == nil && p.Status == "SUCCESS"
+	})
+	time.Sleep(time.Second) // a further round: nothing more is sent
+	if got := usdtOf(refused.Hex()); got.Cmp(big.NewInt(3_000_000)) != 0 {
+		t.Fatalf("the second recipient holds %s base units", got)
+	}
 	if got := usdtOf(paid.Hex()); got.Cmp(big.NewInt(12_500_000)) != 0 {
-		t.Fatalf("recipient holds %s base units", got)
+		t.Fatalf("the first recipient holds %s base units", got)
+	}
+	if n, _ := ec.NonceAt(ctx, executor, nil); n != nonceBefore+2 {
+		t.Fatalf("the executor sent %d transactions, want 2", n-nonceBefore)
 	}
 }
