@@ -166,7 +166,8 @@ func (s *Signer) SignTx(ctx context.Context, tx *types.Transaction, chainID *big
 		return nil, fmt.Errorf("clef signed the transaction as %s (%v), not %s", from, err, s.Account)
 	}
 	if signed.Nonce() != tx.Nonce() || *signed.To() != *tx.To() || !strings.EqualFold(hexutil.Encode(signed.Data()), hexutil.Encode(tx.Data())) ||
-		signed.Value().Cmp(tx.Value()) != 0 || signed.Gas() != tx.Gas() {
+		signed.Value().Cmp(tx.Value()) != 0 || signed.Gas() != tx.Gas() || signed.GasFeeCap().Cmp(tx.GasFeeCap()) != 0 ||
+		signed.GasTipCap().Cmp(tx.GasTipCap()) != 0 {
 		return nil, fmt.Errorf("clef returned another transaction than the one asked")
 	}
 	return signed, nil
