@@ -77,10 +77,13 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 	if got := cli(t, "key", "import", "--data", data, "--merchant", merchant, "--chain", "ETH", "--role", "signer", "--clef-account", signer.Hex()); !strings.EqualFold(got["address"], signer.Hex()) {
 		t.Fatalf("key import --clef-account printed %v", got)
 	}
-	// A Clef account that is the service's own key is refused.
-	if out, err := exec.Command(binary, "key", "import", "--data", data, "--merchant", merchant, "--chain", "ARB", "--role", "signer",
-		"--clef-account", executor.Hex()).CombinedOutput(); err == nil || !strings.Contains(string(out), "executor") {
-		t.Fatalf("the executor accepted as a Clef signer: %v %s", err, out)
+	// A Clef account that is the service's own key is refused, and so is
+	// one on TRON (its signer stays a sealed key).
+	for _, bad := range []struct{ chain, account, want string }{{"ARB", executor.Hex(), "executor"}, {"TRON", signer.Hex(), "sealed key"}} {
+		if out, err := exec.Command(binary, "key", "import", "--data", data, "--merchant", merchant, "--chain", bad.chain, "--role", "signer",
+			"--clef-account", bad.account).CombinedOutput(); err == nil || !strings.Contains(string(out), bad.want) {
+			t.Fatalf("key import --clef-account %s on %s: %v %s", bad.account, bad.chain, err, out)
+		}
 	}
 
 	send := func(key string, to common.Address, value *big.Int, payload []byte) {
