@@ -66,20 +66,19 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 	signerKey, _ := crypto.GenerateKey()
 	execKey, _ := crypto.GenerateKey()
 	signer, executor := crypto.PubkeyToAddress(signerKey.PublicKey), crypto.PubkeyToAddress(execKey.PublicKey)
-	execFile := filepath.Join(t.TempDir(), "executor.hex")
-	if err := os.WriteFile(execFile, []byte(hex.EncodeToString(crypto.FromECDSA(execKey))+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// The executor deploys (from its sealed copy); in service its
-	// transactions are signed by Clef. The signer is Clef's alone.
-	cli(t, "key", "import", "--data", data, "--chain", "ETH", "--role", "executor", "--key-file", execFile)
-	cli(t, "key", "generate", "--data", data, "--chain", "ETH", "--role", "sweeper")
+	// The operator's Clef: both keys in its keystore, the shipped rules
+	// attested, no contract listed yet. The executor's key is never in
+	// the service's database.
+	cl := cleftest.Start(t, clefBin, []string{hex.EncodeToString(crypto.FromECDSA(signerKey)), hex.EncodeToString(crypto.FromECDSA(execKey))},
+		cleftest.Rules(t, eth.ChainID), eth.ChainID)
+	clefEnv := []string{"CASHIER_EXECUTOR_CLEF=ETH=" + cl.IPC, "CASHIER_EXECUTOR_CLEF_ACCOUNT=ETH=" + executor.Hex()}
+	sweeper := cli(t, "key", "generate", "--data", data, "--chain", "ETH", "--role", "sweeper")["address"]
 	if got := cli(t, "key", "import", "--data", data, "--merchant", merchant, "--chain", "ETH", "--role", "signer", "--clef-account", signer.Hex()); !strings.EqualFold(got["address"], signer.Hex()) {
 		t.Fatalf("key import --clef-account printed %v", got)
 	}
 	// A Clef account that is the service's own key is refused, and so is
 	// one on TRON (its signer stays a sealed key).
-	for _, bad := range []struct{ chain, account, want string }{{"ARB", executor.Hex(), "executor"}, {"TRON", signer.Hex(), "sealed key"}} {
+	for _, bad := range []struct{ chain, account, want string }{{"ARB", sweeper, "sweeper"}, {"TRON", signer.Hex(), "sealed key"}} {
 		if out, err := exec.Command(binary, "key", "import", "--data", data, "--merchant", merchant, "--chain", bad.chain, "--role", "signer",
 			"--clef-account", bad.account).CombinedOutput(); err == nil || !strings.Contains(string(out), bad.want) {
 			t.Fatalf("key import --clef-account %s on %s: %v %s", bad.account, bad.chain, err, out)
@@ -115,20 +114,32 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 	}
 	send(info.Roles["owner"].PrivateKey, executor, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether)), nil)
 	owner := info.Wallets["customer"].EVMAddress
+	// Deployed from another account (Clef's executor signs payout calls
+	// only), naming the Clef accounts as executor and signer.
+	deployerKey := filepath.Join(t.TempDir(), "deployer.hex")
+	if err := os.WriteFile(deployerKey, []byte(info.Roles["owner"].PrivateKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	deploy := func() deployOut {
 		t.Helper()
 		cmd := exec.Command(binary, "contract", "deploy", "--data", data, "--registry", regPath, "--chain", "ETH", "--merchant", merchant,
-			"--owner", owner, "--rpc", eth.RPCURL)
+			"--owner", owner, "--rpc", eth.RPCURL, "--key-file", deployerKey)
+		cmd.Env = append(os.Environ(), clefEnv...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("contract deploy: %v\n%s", err, errOut.String())
 		}
 		var d deployOut
-		if err := json.Unmarshal(out.Bytes(), &d); err != nil || !strings.EqualFold(d.Signer, signer.Hex()) {
-			t.Fatalf("contract deploy printed %s (%v): want signer %s", out.String(), err, signer)
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil || !strings.EqualFold(d.Signer, signer.Hex()) || !strings.EqualFold(d.Executor, executor.Hex()) {
+			t.Fatalf("contract deploy printed %s (%v): want signer %s, executor %s", out.String(), err, signer, executor)
 		}
 		return d
+	}
+	if out, err := exec.Command(binary, "contract", "deploy", "--data", data, "--registry", regPath, "--chain", "ETH", "--merchant", merchant,
+		"--owner", owner, "--rpc", eth.RPCURL, "--executor-clef", "ETH="+cl.IPC, "--executor-clef-account", "ETH="+executor.Hex()).CombinedOutput(); err == nil ||
+		!strings.Contains(string(out), "held by Clef") {
+		t.Fatalf("contract deploy from a Clef executor: %v %s", err, out)
 	}
 	allowed, other := deploy(), deploy()
 
@@ -147,14 +158,12 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 	}
 	otherBefore := usdtOf(other.PayoutContract)
 
-	// The operator's Clef: both keys in its keystore, the shipped rules
-	// with the first contract listed, attested.
-	cl := cleftest.Start(t, clefBin, []string{hex.EncodeToString(crypto.FromECDSA(signerKey)), hex.EncodeToString(crypto.FromECDSA(execKey))},
-		cleftest.Rules(t, eth.ChainID, common.HexToAddress(allowed.PayoutContract)), eth.ChainID)
+	// The operator lists the first contract in the rules and restarts Clef.
+	cl.Restart(cleftest.Rules(t, eth.ChainID, common.HexToAddress(allowed.PayoutContract)))
 
 	cli(t, "payout", "policy", "--data", data, "--merchant", merchant, "--mode", "never")
-	srv, base := serveWith(t, binary, []string{"CASHIER_REGISTRY=" + regPath, "CASHIER_ETH_RPC=" + eth.RPCURL, "CASHIER_PAYOUT_WINDOW=200ms",
-		"CASHIER_SIGNER_CLEF=" + cl.IPC, "CASHIER_EXECUTOR_CLEF=ETH=" + cl.IPC, "CASHIER_EXECUTOR_CLEF_ACCOUNT=ETH=" + executor.Hex()}, data)
+	srv, base := serveWith(t, binary, append([]string{"CASHIER_REGISTRY=" + regPath, "CASHIER_ETH_RPC=" + eth.RPCURL, "CASHIER_PAYOUT_WINDOW=200ms",
+		"CASHIER_SIGNER_CLEF=" + cl.IPC}, clefEnv...), data)
 	defer srv.stop(t)
 	defer func() {
 		if t.Failed() {
