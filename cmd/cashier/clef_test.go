@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 
+	"github.com/stablecashier/cashier/clef"
 	"github.com/stablecashier/cashier/clef/cleftest"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
@@ -236,5 +237,33 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 	}
 	if n, _ := ec.NonceAt(ctx, executor, nil); n != nonceBefore+2 {
 		t.Fatalf("the executor sent %d transactions, want 2", n-nonceBefore)
+	}
+
+	// The rules sign executor transactions that are payout calls to a
+	// listed contract without coin, nothing else.
+	cs, err := clef.Dial(ctx, cl.IPC, executor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	payoutCall := bindings.NewCashierPayout().PackPayoutWithBalance(usdt, []common.Address{paid}, []*big.Int{big.NewInt(1)}, big.NewInt(0),
+		make([]byte, 65), big.NewInt(1), big.NewInt(1))
+	listed, unlisted := common.HexToAddress(allowed.PayoutContract), common.HexToAddress("0x00000000000000000000000000000000000c1ef3")
+	chainID := new(big.Int).SetUint64(eth.ChainID)
+	tx := func(to common.Address, value int64, data []byte) *types.Transaction {
+		return types.NewTx(&types.DynamicFeeTx{ChainID: chainID, Nonce: 1_000, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(params.GWei),
+			Gas: 300_000, To: &to, Value: big.NewInt(value), Data: data})
+	}
+	if _, err := cs.SignTx(ctx, tx(listed, 0, payoutCall), chainID); err != nil {
+		t.Fatalf("Clef refused a payout call to a listed contract: %v", err)
+	}
+	for name, bad := range map[string]*types.Transaction{
+		"to an unlisted address": tx(unlisted, 0, payoutCall),
+		"carrying coin":          tx(listed, 1, payoutCall),
+		"calling anything else":  tx(listed, 0, token.PackTransfer(paid, big.NewInt(1))),
+	} {
+		if _, err := cs.SignTx(ctx, bad, chainID); err == nil || !strings.Contains(err.Error(), "denied") {
+			t.Errorf("a transaction %s: %v", name, err)
+		}
 	}
 }
