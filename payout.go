@@ -66,9 +66,13 @@ type MerchantSigner struct {
 	MerchantID string
 	Chain      Chain
 	Address    string // in the network's text form
-	PrivateKey []byte // 32 bytes
+	PrivateKey []byte // 32 bytes; empty when the key is held outside the service (Clef)
 	CreatedAt  time.Time
 }
+
+// External reports whether the signer's key is held outside the service
+// (an account of the operator's Clef): the service has its address only.
+func (k MerchantSigner) External() bool { return len(k.PrivateKey) == 0 }
 
 // PayoutReader holds the lookups of the payout lifecycle.
 type PayoutReader interface {

@@ -121,15 +121,31 @@ func DeployContracts(ctx context.Context, st cashier.Store, keys ServiceKeys, cf
 		}
 		return k, err
 	}
-	exec, err := roleKey(cashier.KeyExecutor)
+	execClef, err := ParseExecutorClef(cfg.ExecutorClef, cfg.ExecutorClefAccount)
 	if err != nil {
 		return nil, err
+	}
+	var exec *ecdsa.PrivateKey
+	execAddr := common.Address{}
+	if ec, inClef := execClef[c]; inClef {
+		// The executor lives in Clef (it signs payout calls only): the
+		// contracts name it, another account deploys them.
+		if s.Deployer == nil {
+			return nil, cashier.Errorf(cashier.EInvalid, "contract deploy: the %s executor is held by Clef, which signs payout calls only: "+
+				"give --key-file with the deploying account's key", c)
+		}
+		execAddr = ec.Account
+	} else {
+		if exec, err = roleKey(cashier.KeyExecutor); err != nil {
+			return nil, err
+		}
+		execAddr = crypto.PubkeyToAddress(exec.PublicKey)
 	}
 	sweeper, err := roleKey(cashier.KeySweeper)
 	if err != nil {
 		return nil, err
 	}
-	fee := KeyAddress(c, exec)
+	fee := address.Format(c, execAddr)
 	if s.FeeAddress != "" {
 		if fee, err = address.Validate(c, s.FeeAddress); err != nil {
 			return nil, fmt.Errorf("fee address: %w", err)
@@ -144,12 +160,12 @@ func DeployContracts(ctx context.Context, st cashier.Store, keys ServiceKeys, cf
 		deployer = exec
 	}
 	roles := payoutcontract.Roles{
-		Owner: common.HexToAddress(owner), Executor: crypto.PubkeyToAddress(exec.PublicKey), Signer: common.HexToAddress(signer.Address),
+		Owner: common.HexToAddress(owner), Executor: execAddr, Signer: common.HexToAddress(signer.Address),
 		Fee: common.HexToAddress(fee), Sweeper: crypto.PubkeyToAddress(sweeper.PublicKey), Create2Prefix: n.Create2Prefix,
 	}
 	from := KeyAddress(c, deployer)
 	res := &DeployResult{
-		DryRun: s.DryRun, MerchantID: s.MerchantID, ChainID: string(c), Owner: owner, Executor: KeyAddress(c, exec),
+		DryRun: s.DryRun, MerchantID: s.MerchantID, ChainID: string(c), Owner: owner, Executor: address.Format(c, execAddr),
 		Signer: signer.Address, FeeAddress: fee, Sweeper: KeyAddress(c, sweeper), Deployer: from, Symbol: n.Symbol,
 	}
 	ecfg := evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: urls, Clock: clock, Confirmations: uint64(max(1, n.Confirmations))}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"fmt"
 	"math/big"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/evm"
@@ -63,6 +66,10 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 	if err != nil {
 		return nil, nil, err
 	}
+	execClef, err := ParseExecutorClef(s.Config.ExecutorClef, s.Config.ExecutorClefAccount)
+	if err != nil {
+		return nil, nil, err
+	}
 	x := &payoutexec.Executor{
 		Orders: s.Orders, Store: s.Store, Registry: s.Registry, Networks: map[cashier.Chain]*payoutexec.Network{},
 		Clock: s.Clock, Logger: s.Logger.With("component", "payouts"), Config: payoutexec.DefaultConfig,
@@ -88,7 +95,11 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 			closeAll()
 			return nil, nil, err
 		}
-		exec, err := keys.Key(ctx, c, cashier.KeyExecutor)
+		ec, clefExec := execClef[c]
+		var exec *ecdsa.PrivateKey
+		if !clefExec {
+			exec, err = keys.Key(ctx, c, cashier.KeyExecutor)
+		}
 		if err != nil {
 			if cashier.ErrorCode(err) == cashier.ENotFound {
 				x.Logger.Warn("no executor key: payouts on this network wait", "chain", c)
@@ -98,8 +109,13 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 			return nil, nil, err
 		}
 		n, _ := s.Registry.Network(c)
-		net := &payoutexec.Network{Signer: signer, Executor: KeyAddress(c, exec), Confirmations: uint64(max(1, n.Confirmations)),
+		net := &payoutexec.Network{Signer: signer, Confirmations: uint64(max(1, n.Confirmations)),
 			CoinDecimals: n.Decimals, MinGas: minGas[c]}
+		if clefExec {
+			net.Executor = ec.Account.Hex()
+		} else {
+			net.Executor = KeyAddress(c, exec)
+		}
 		if c == cashier.ChainTRON {
 			net.DomainChainID = big.NewInt(tronDomainChainID)
 			if n.EVMChainID > 0 {
@@ -121,8 +137,32 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 				return nil, nil, err
 			}
 			closers = append(closers, closeJournal)
-			cl, err := evm.New(evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: splitList(urls[c]), Key: exec, Journal: j,
-				Clock: s.Clock, Confirmations: net.Confirmations})
+			ecfg := evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: splitList(urls[c]), Key: exec, Journal: j,
+				Clock: s.Clock, Confirmations: net.Confirmations}
+			if clefExec {
+				// The executor's account lives in Clef: it signs each
+				// transaction by its rules; nonces, fees and the journal
+				// stay the sender's.
+				cs, err := dialClef(ctx, ec.Endpoint, ec.Account)
+				if err != nil {
+					closeAll()
+					return nil, nil, fmt.Errorf("%s executor: %w", c, err)
+				}
+				closers = append(closers, func() error { cs.Close(); return nil })
+				ecfg.Key, ecfg.Signer = nil, cs
+			}
+			if s.Config.SignerClef != "" {
+				// Batches of merchant signers held by Clef are signed there;
+				// the others with their sealed keys.
+				cs, err := dialClef(ctx, s.Config.SignerClef, common.Address{})
+				if err != nil {
+					closeAll()
+					return nil, nil, fmt.Errorf("%s payout signer: %w", c, err)
+				}
+				closers = append(closers, func() error { cs.Close(); return nil })
+				net.Clef = cs
+			}
+			cl, err := evm.New(ecfg)
 			if err != nil {
 				closeAll()
 				return nil, nil, fmt.Errorf("%s: %w", c, err)
@@ -141,7 +181,7 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 		if signer != nil {
 			serviceSigner = KeyAddress(c, signer)
 		}
-		x.Logger.Info("payouts enabled", "chain", c, "executor", net.Executor, "serviceSigner", serviceSigner)
+		x.Logger.Info("payouts enabled", "chain", c, "executor", net.Executor, "executorInClef", clefExec, "signerClef", net.Clef != nil, "serviceSigner", serviceSigner)
 	}
 	return x, closeAll, nil
 }

@@ -84,6 +84,10 @@ type Config struct {
 	DashboardPasswordChecks int // dashboard sign-in password checks run at once; 0: automatic (leaves a CPU free)
 
 	KeyGrace time.Duration // how long a rotated API key (and its secret) still works; 0: it stops at once
+
+	SignerClef          string // Clef endpoint signing the batches of merchant signers it holds (EVM networks)
+	ExecutorClef        string // CHAIN=ENDPOINT,…: the executor's transactions signed by Clef
+	ExecutorClefAccount string // CHAIN=ADDRESS,…: the executor's account in that Clef
 }
 
 // Default is the configuration before flags and environment.
@@ -236,7 +240,7 @@ var topics = []struct {
 	{"several instances", []string{"lease-ttl"}},
 	{"dashboard", []string{"dashboard-secure-cookie", "dashboard-password-checks"}},
 	{"monitoring", []string{"metrics-addr", "pprof-addr"}},
-	{"keys", []string{"key-grace"}},
+	{"keys", []string{"key-grace", "signer-clef", "executor-clef", "executor-clef-account"}},
 }
 
 // groupedUsage is the -h of the service (serve, sandbox): the command's own
@@ -492,6 +496,9 @@ func (c *Config) fields() []field {
 		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
 		f("CASHIER_MAX_WAIT", "max-wait", "wait an API write may meet: a write that would wait longer (writes ahead × the time one takes at capacity, or for the database writer) gets 503 with a Retry-After after which the same request is served (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
 		f("CASHIER_KEY_GRACE", "key-grace", "how long a merchant's previous API key and secret keep working after a rotation (0: they stop at once; revoking the old key ends it early)", dur(&c.KeyGrace)),
+		f("CASHIER_SIGNER_CLEF", "signer-clef", "Clef (IPC path or http URL) that signs the payout batches of merchant signers it holds (cashier key import --clef-account); EVM networks", str(&c.SignerClef)),
+		f("CASHIER_EXECUTOR_CLEF", "executor-clef", "the executor's transactions signed by Clef instead of a sealed key, CHAIN=ENDPOINT,… (one Clef per chain id; EVM networks)", str(&c.ExecutorClef)),
+		f("CASHIER_EXECUTOR_CLEF_ACCOUNT", "executor-clef-account", "the executor's account in each network's Clef, CHAIN=ADDRESS,…", str(&c.ExecutorClefAccount)),
 		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "every API request is refused at once while the service's goroutines wait longer than this for a CPU (90th percentile; the machine cannot keep up with the requests arriving) (0: off)", dur(&c.MaxCPUWait)),
 	}
 }

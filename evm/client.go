@@ -25,15 +25,27 @@ import (
 	cashier "github.com/stablecashier/cashier"
 )
 
+// TxSigner signs transactions of one account held outside the service.
+type TxSigner interface {
+	Address() common.Address
+	// SignTx returns tx signed by the account for chainID, or an error
+	// when the signer refuses (nothing is sent then).
+	SignTx(ctx context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error)
+}
+
 // Config configures a Client. Zero values take the defaults named.
 type Config struct {
 	Chain   cashier.Chain // ETH or ARB
 	ChainID uint64        // EVM chain id transactions are signed for; checked against the node
 	URLs    []string      // JSON-RPC endpoints, tried in order on failure
 
-	// Key is the sending account; nil makes a read-only client whose
-	// SendCall fails.
+	// Key is the sending account; nil (and no Signer) makes a read-only
+	// client whose SendCall fails.
 	Key *ecdsa.PrivateKey
+	// Signer, instead of Key, signs the sending account's transactions
+	// outside the service (Clef's account_signTransaction). Nonces, fees,
+	// the journal and replacements stay this client's.
+	Signer TxSigner
 	// Journal records the sending account's transactions; required with Key.
 	Journal Journal
 	Clock   cashier.Clock // default cashier.SystemClock
@@ -127,7 +139,10 @@ func New(cfg Config) (*Client, error) {
 	if cfg.ChainID == 0 {
 		return nil, errors.New("evm: chain id is required")
 	}
-	if cfg.Key != nil && cfg.Journal == nil {
+	if cfg.Key != nil && cfg.Signer != nil {
+		return nil, errors.New("evm: a sending client has a key or a signer, not both")
+	}
+	if (cfg.Key != nil || cfg.Signer != nil) && cfg.Journal == nil {
 		return nil, errors.New("evm: a sending client needs a journal")
 	}
 	cfg.defaults()
@@ -148,7 +163,21 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Key != nil {
 		c.from = crypto.PubkeyToAddress(cfg.Key.PublicKey)
 	}
+	if cfg.Signer != nil {
+		c.from = cfg.Signer.Address()
+	}
 	return c, nil
+}
+
+// sending reports whether the client can sign (a key or a signer).
+func (c *Client) sending() bool { return c.cfg.Key != nil || c.cfg.Signer != nil }
+
+// signTx signs a transaction of the sending account.
+func (c *Client) signTx(ctx context.Context, tx *types.DynamicFeeTx) (*types.Transaction, error) {
+	if c.cfg.Signer != nil {
+		return c.cfg.Signer.SignTx(ctx, types.NewTx(tx), c.chainID)
+	}
+	return types.SignNewTx(c.cfg.Key, c.signer, tx)
 }
 
 // Close releases the connections.
@@ -159,7 +188,7 @@ func (c *Client) Chain() cashier.Chain { return c.cfg.Chain }
 
 // From is the sending account ("" for a read-only client).
 func (c *Client) From() string {
-	if c.cfg.Key == nil {
+	if !c.sending() {
 		return ""
 	}
 	return c.from.Hex()

@@ -22,6 +22,10 @@ import (
 // client sent since it started or found unsettled in its journal.
 var ErrUnknownSend = errors.New("evm: not a send of this client")
 
+// ErrNotSigned wraps a signer's refusal (or failure) to sign a send:
+// nothing was journaled or broadcast, the nonce stays free.
+var ErrNotSigned = errors.New("evm: not signed")
+
 // ErrReadOnly is returned by SendCall on a client without a key.
 var ErrReadOnly = errors.New("evm: client has no sending key")
 
@@ -32,7 +36,7 @@ var ErrReadOnly = errors.New("evm: client has no sending key")
 // idempotent: a node that has the transaction already, or has mined it,
 // changes nothing. SendCall calls Recover on first use.
 func (c *Client) Recover(ctx context.Context) error {
-	if c.cfg.Key == nil {
+	if !c.sending() {
 		return ErrReadOnly
 	}
 	c.sendMu.Lock()
@@ -120,7 +124,7 @@ type fees struct{ tip, cap, base *big.Int }
 
 // send is SendCall with optional fixed fees (used to test replacement).
 func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (string, error) {
-	if c.cfg.Key == nil {
+	if !c.sending() {
 		return "", ErrReadOnly
 	}
 	// An empty To creates a contract (cashier contract deploy): the same
@@ -174,7 +178,7 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 		}
 	}
 	nonce := c.nextNonce
-	tx, err := types.SignNewTx(c.cfg.Key, c.signer, &types.DynamicFeeTx{
+	tx, err := c.signTx(ctx, &types.DynamicFeeTx{
 		ChainID:   c.chainID,
 		Nonce:     nonce,
 		GasTipCap: f.tip,
@@ -185,7 +189,7 @@ func (c *Client) send(ctx context.Context, call cashier.Call, fixed *fees) (stri
 		Data:      call.Data,
 	})
 	if err != nil {
-		return "", fmt.Errorf("evm: sign: %w", err)
+		return "", fmt.Errorf("%w: %w", ErrNotSigned, err)
 	}
 	raw, err := tx.MarshalBinary()
 	if err != nil {
@@ -567,7 +571,7 @@ func (c *Client) replace(ctx context.Context, prev JournalEntry) (string, error)
 	if m := c.cfg.MaxFeeCap; m != nil && f.cap.Cmp(m) > 0 {
 		return "", nil
 	}
-	tx, err := types.SignNewTx(c.cfg.Key, c.signer, &types.DynamicFeeTx{
+	tx, err := c.signTx(ctx, &types.DynamicFeeTx{
 		ChainID:   c.chainID,
 		Nonce:     old.Nonce(),
 		GasTipCap: f.tip,

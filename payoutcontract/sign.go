@@ -16,16 +16,25 @@ const (
 	DomainVersion = "5.8.0"
 )
 
+// The EIP-712 encoded types of the two batches, as the contract hashes
+// them.
+const (
+	TransferType  = "Transfer(address to,uint256 amount)"
+	BalanceType   = "PayoutWithBalance(address token,Transfer[] transfers,uint256 totalFee,uint256 nonce,uint256 timestamp)" + TransferType
+	AllowanceType = "PayoutWithAllowance(address token,address from,Transfer[] transfers,uint256 totalFee,uint256 nonce,uint256 timestamp)" + TransferType
+)
+
 // MaxRecipients is the contract's upper bound of recipients per batch.
 const MaxRecipients = 200
 
 var (
 	domainTypeHash = crypto.Keccak256Hash([]byte(
 		"EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
-	balanceTypeHash = crypto.Keccak256Hash([]byte(
-		"PayoutWithBalance(address token,address[] recipients,uint256[] amounts,uint256 totalFee,uint256 nonce,uint256 timestamp)"))
-	allowanceTypeHash = crypto.Keccak256Hash([]byte(
-		"PayoutWithAllowance(address token,address from,address[] recipients,uint256[] amounts,uint256 totalFee,uint256 nonce,uint256 timestamp)"))
+	// The batch's pairs are an array of Transfer structs, which every
+	// standard EIP-712 signer formats (Clef cannot format address[]).
+	transferTypeHash  = crypto.Keccak256Hash([]byte(TransferType))
+	balanceTypeHash   = crypto.Keccak256Hash([]byte(BalanceType))
+	allowanceTypeHash = crypto.Keccak256Hash([]byte(AllowanceType))
 )
 
 // Domain identifies one deployed payout contract on one chain. ChainID is
@@ -116,8 +125,7 @@ func (p BalancePayout) Digest(d Domain) common.Hash {
 	structHash := crypto.Keccak256Hash(
 		balanceTypeHash[:],
 		common.LeftPadBytes(p.Token[:], 32),
-		hashAddresses(p.Recipients),
-		hashAmounts(p.Amounts),
+		hashTransfers(p.Recipients, p.Amounts),
 		word(p.TotalFee),
 		word(p.Nonce),
 		word(new(big.Int).SetUint64(p.Timestamp)),
@@ -131,8 +139,7 @@ func (p AllowancePayout) Digest(d Domain) common.Hash {
 		allowanceTypeHash[:],
 		common.LeftPadBytes(p.Token[:], 32),
 		common.LeftPadBytes(p.From[:], 32),
-		hashAddresses(p.Recipients),
-		hashAmounts(p.Amounts),
+		hashTransfers(p.Recipients, p.Amounts),
 		word(p.TotalFee),
 		word(p.Nonce),
 		word(new(big.Int).SetUint64(p.Timestamp)),
@@ -172,20 +179,16 @@ func typedDataHash(d Domain, structHash common.Hash) common.Hash {
 	return crypto.Keccak256Hash([]byte{0x19, 0x01}, sep[:], structHash[:])
 }
 
-// hashAddresses is EIP-712's encoding of address[]: keccak256 of the
-// elements, each padded to 32 bytes.
-func hashAddresses(addrs []common.Address) []byte {
-	buf := make([]byte, 0, 32*len(addrs))
-	for _, a := range addrs {
-		buf = append(buf, common.LeftPadBytes(a[:], 32)...)
-	}
-	return crypto.Keccak256(buf)
-}
-
-func hashAmounts(amounts []*big.Int) []byte {
-	buf := make([]byte, 0, 32*len(amounts))
-	for _, a := range amounts {
-		buf = append(buf, word(a)...)
+// hashTransfers is EIP-712's encoding of Transfer[]: keccak256 of the
+// concatenated struct hashes keccak256(typeHash ‖ to ‖ amount).
+func hashTransfers(to []common.Address, amounts []*big.Int) []byte {
+	buf := make([]byte, 0, 32*len(to))
+	for i, a := range to {
+		var amount *big.Int
+		if i < len(amounts) {
+			amount = amounts[i]
+		}
+		buf = append(buf, crypto.Keccak256(transferTypeHash[:], common.LeftPadBytes(a[:], 32), word(amount))...)
 	}
 	return crypto.Keccak256(buf)
 }

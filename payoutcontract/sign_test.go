@@ -33,15 +33,12 @@ func TestDigestMatchesTypedDataHash(t *testing.T) {
 	from := common.HexToAddress("0x3333333333333333333333333333333333333333")
 	d := payoutcontract.Domain{ChainID: big.NewInt(0x2b6653dc), Contract: common.HexToAddress("0x4444444444444444444444444444444444444444")}
 
-	recipients := []any{}
-	amounts := []any{}
+	transfers := []any{}
 	for i := range b.Recipients {
-		recipients = append(recipients, b.Recipients[i].Hex())
-		amounts = append(amounts, b.Amounts[i].String())
+		transfers = append(transfers, map[string]any{"to": b.Recipients[i].Hex(), "amount": b.Amounts[i].String()})
 	}
 	shared := []apitypes.Type{
-		{Name: "recipients", Type: "address[]"},
-		{Name: "amounts", Type: "uint256[]"},
+		{Name: "transfers", Type: "Transfer[]"},
 		{Name: "totalFee", Type: "uint256"},
 		{Name: "nonce", Type: "uint256"},
 		{Name: "timestamp", Type: "uint256"},
@@ -53,7 +50,8 @@ func TestDigestMatchesTypedDataHash(t *testing.T) {
 					{Name: "name", Type: "string"}, {Name: "version", Type: "string"},
 					{Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"},
 				},
-				primary: fields,
+				"Transfer": {{Name: "to", Type: "address"}, {Name: "amount", Type: "uint256"}},
+				primary:    fields,
 			},
 			PrimaryType: primary,
 			Domain: apitypes.TypedDataDomain{
@@ -64,7 +62,7 @@ func TestDigestMatchesTypedDataHash(t *testing.T) {
 		}
 	}
 	msg := apitypes.TypedDataMessage{
-		"token": b.Token.Hex(), "recipients": recipients, "amounts": amounts,
+		"token": b.Token.Hex(), "transfers": transfers,
 		"totalFee": b.TotalFee.String(), "nonce": b.Nonce.String(), "timestamp": "1763856000",
 	}
 	want, _, err := apitypes.TypedDataAndHash(typed("PayoutWithBalance",
@@ -74,6 +72,14 @@ func TestDigestMatchesTypedDataHash(t *testing.T) {
 	}
 	if got := (payoutcontract.BalancePayout{Batch: b}).Digest(d); !bytes.Equal(got[:], want) {
 		t.Fatalf("balance digest %x, typed data hash %x", got, want)
+	}
+	// The type strings the docs and the contract show are EIP-712's
+	// encodeType of these types.
+	for primary, want := range map[string]string{"PayoutWithBalance": payoutcontract.BalanceType} {
+		td := typed(primary, append([]apitypes.Type{{Name: "token", Type: "address"}}, shared...), msg)
+		if got := td.EncodeType(primary); string(got) != want {
+			t.Fatalf("encodeType %s, want %s", got, want)
+		}
 	}
 
 	msg["from"] = from.Hex()

@@ -15,7 +15,8 @@ import (
 var (
 	domainFields = []apitypes.Type{{Name: "name", Type: "string"}, {Name: "version", Type: "string"},
 		{Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}}
-	batchTail = []apitypes.Type{{Name: "recipients", Type: "address[]"}, {Name: "amounts", Type: "uint256[]"},
+	transferFields = []apitypes.Type{{Name: "to", Type: "address"}, {Name: "amount", Type: "uint256"}}
+	batchTail      = []apitypes.Type{{Name: "transfers", Type: "Transfer[]"},
 		{Name: "totalFee", Type: "uint256"}, {Name: "nonce", Type: "uint256"}, {Name: "timestamp", Type: "uint256"}}
 )
 
@@ -27,15 +28,15 @@ func typedDomain(d Domain) apitypes.TypedDataDomain {
 // message is the batch's fields as JSON-friendly values: addresses in hex,
 // integers as decimal strings (exact, never floats).
 func (b Batch) message() apitypes.TypedDataMessage {
-	rs := make([]any, len(b.Recipients))
+	ts := make([]any, len(b.Recipients))
 	for i, r := range b.Recipients {
-		rs[i] = r.Hex()
+		amount := "0" // a batch Validate refuses; kept from panicking here
+		if i < len(b.Amounts) && b.Amounts[i] != nil {
+			amount = b.Amounts[i].String()
+		}
+		ts[i] = map[string]any{"to": r.Hex(), "amount": amount}
 	}
-	as := make([]any, len(b.Amounts))
-	for i, a := range b.Amounts {
-		as[i] = a.String()
-	}
-	return apitypes.TypedDataMessage{"token": b.Token.Hex(), "recipients": rs, "amounts": as,
+	return apitypes.TypedDataMessage{"token": b.Token.Hex(), "transfers": ts,
 		"totalFee": b.TotalFee.String(), "nonce": b.Nonce.String(),
 		"timestamp": new(big.Int).SetUint64(b.Timestamp).String()}
 }
@@ -44,7 +45,7 @@ func (b Batch) message() apitypes.TypedDataMessage {
 // p.Digest(d).
 func (p BalancePayout) TypedData(d Domain) apitypes.TypedData {
 	return apitypes.TypedData{
-		Types: apitypes.Types{"EIP712Domain": domainFields,
+		Types: apitypes.Types{"EIP712Domain": domainFields, "Transfer": transferFields,
 			"PayoutWithBalance": append([]apitypes.Type{{Name: "token", Type: "address"}}, batchTail...)},
 		PrimaryType: "PayoutWithBalance", Domain: typedDomain(d), Message: p.message(),
 	}
@@ -56,7 +57,7 @@ func (p AllowancePayout) TypedData(d Domain) apitypes.TypedData {
 	m := p.message()
 	m["from"] = p.From.Hex()
 	return apitypes.TypedData{
-		Types: apitypes.Types{"EIP712Domain": domainFields,
+		Types: apitypes.Types{"EIP712Domain": domainFields, "Transfer": transferFields,
 			"PayoutWithAllowance": append([]apitypes.Type{{Name: "token", Type: "address"}, {Name: "from", Type: "address"}}, batchTail...)},
 		PrimaryType: "PayoutWithAllowance", Domain: typedDomain(d), Message: m,
 	}

@@ -37,6 +37,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/address"
@@ -58,8 +59,11 @@ type Client interface {
 
 // Network is what the executor needs of one network.
 type Network struct {
-	Client        Client
-	Signer        *ecdsa.PrivateKey
+	Client Client
+	Signer *ecdsa.PrivateKey
+	// Clef signs the batches of contracts whose merchant signer is held
+	// outside the service (EVM networks); nil: such batches wait.
+	Clef          ExternalSigner
 	Executor      string   // the executor key's address
 	DomainChainID *big.Int // what the chain's CHAINID opcode returns
 	Confirmations uint64
@@ -79,29 +83,74 @@ type Network struct {
 	GasPrice CoinPrice
 }
 
-// signerFor returns the key that signs e's batches: the merchant signer
-// its contract was proven to name, or for a contract registered before
-// merchant signers the network's service signer.
-func (x *Executor) signerFor(ctx context.Context, net *Network, e *cashier.PayoutExec) (*ecdsa.PrivateKey, error) {
+// ExternalSigner signs payout batches for merchant signers held outside
+// the service (clef.Signer: Clef's account_signTypedData, under its rules).
+type ExternalSigner interface {
+	SignTypedDataAs(ctx context.Context, account common.Address, td apitypes.TypedData) ([]byte, error)
+}
+
+// batchSigner is who signs an execution's batches: a sealed key, or an
+// account of the network's external signer.
+type batchSigner struct {
+	key      *ecdsa.PrivateKey
+	external common.Address
+}
+
+// SignerRefused is a batch its signer did not sign (an external signer's
+// rules refused it, or it could not be reached): nothing was sent, the
+// orders wait.
+type SignerRefused struct{ Err error }
+
+func (e SignerRefused) Error() string { return "payout signer did not sign: " + e.Err.Error() }
+func (e SignerRefused) Unwrap() error { return e.Err }
+
+// signerFor returns who signs e's batches: the merchant signer its
+// contract was proven to name (a sealed key, or an account of the external
+// signer), or for a contract registered before merchant signers the
+// network's service signer.
+func (x *Executor) signerFor(ctx context.Context, net *Network, e *cashier.PayoutExec) (batchSigner, error) {
 	k, err := x.Store.Contract(ctx, e.ContractID)
 	if err != nil {
-		return nil, err
+		return batchSigner{}, err
 	}
 	if k.Signer == "" {
 		if net.Signer == nil {
-			return nil, fmt.Errorf("contract %s was registered before merchant signers and no service signer key is configured on %s; "+
+			return batchSigner{}, fmt.Errorf("contract %s was registered before merchant signers and no service signer key is configured on %s; "+
 				"its owner calls setSigner with the merchant's signer and `cashier contract check --id %s` records it", k.Address, e.Chain, k.ID)
 		}
-		return net.Signer, nil
+		return batchSigner{key: net.Signer}, nil
 	}
 	s, err := x.Store.MerchantSigner(ctx, k.MerchantID, e.Chain)
 	if err != nil {
-		return nil, fmt.Errorf("signer of contract %s: %w", k.Address, err)
+		return batchSigner{}, fmt.Errorf("signer of contract %s: %w", k.Address, err)
 	}
 	if !strings.EqualFold(s.Address, k.Signer) {
-		return nil, fmt.Errorf("contract %s was registered with signer %s, but merchant %s's signer is %s", k.Address, k.Signer, k.MerchantID, s.Address)
+		return batchSigner{}, fmt.Errorf("contract %s was registered with signer %s, but merchant %s's signer is %s", k.Address, k.Signer, k.MerchantID, s.Address)
 	}
-	return crypto.ToECDSA(s.PrivateKey)
+	if s.External() {
+		if !common.IsHexAddress(s.Address) {
+			return batchSigner{}, fmt.Errorf("merchant %s's signer on %s is held outside the service, which only EVM networks support", k.MerchantID, e.Chain)
+		}
+		return batchSigner{external: common.HexToAddress(s.Address)}, nil
+	}
+	key, err := crypto.ToECDSA(s.PrivateKey)
+	return batchSigner{key: key}, err
+}
+
+// sign signs a batch's digest, or has the external signer sign its typed
+// data (which hashes to the same digest: clef.Signer checks it).
+func (x *Executor) sign(ctx context.Context, net *Network, bs batchSigner, digest common.Hash, td apitypes.TypedData) ([]byte, error) {
+	if bs.key != nil {
+		return payoutcontract.Sign(digest, bs.key)
+	}
+	if net.Clef == nil {
+		return nil, SignerRefused{fmt.Errorf("the merchant signer %s is held by Clef, and no Clef is configured (CASHIER_SIGNER_CLEF)", bs.external.Hex())}
+	}
+	sig, err := net.Clef.SignTypedDataAs(ctx, bs.external, td)
+	if err != nil {
+		return nil, SignerRefused{err}
+	}
+	return sig, nil
 }
 
 // Config tunes batching and retries.
@@ -129,6 +178,8 @@ type Executor struct {
 	lowGasLogged map[cashier.Chain]time.Time
 	capLogged    map[string]time.Time // by execution: gas cap refusals, once a minute
 	pausedLogged map[string]time.Time // by token: paused-token alerts, once a minute
+	// refusedLogged: batches a signer refused, by execution, once a minute
+	refusedLogged map[string]time.Time
 	// Alerts, when set, holds the token alerts raised here (a paused
 	// token, a blacklisted paying account) for metrics and /readyz.
 	Alerts    *cashier.TokenAlerts
@@ -349,7 +400,7 @@ func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network
 			return cashier.Call{}, err
 		}
 		p := payoutcontract.AllowancePayout{Batch: b, From: from}
-		sig, err := payoutcontract.Sign(p.Digest(d), signer)
+		sig, err := x.sign(ctx, net, signer, p.Digest(d), p.TypedData(d))
 		if err != nil {
 			return cashier.Call{}, err
 		}
@@ -359,7 +410,7 @@ func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network
 		}
 	} else {
 		p := payoutcontract.BalancePayout{Batch: b}
-		sig, err := payoutcontract.Sign(p.Digest(d), signer)
+		sig, err := x.sign(ctx, net, signer, p.Digest(d), p.TypedData(d))
 		if err != nil {
 			return cashier.Call{}, err
 		}
@@ -424,6 +475,13 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 	e.Timestamp = head.Time.Unix()
 	call, err := x.signedCall(ctx, e, net, os)
 	if err != nil {
+		if sr := (SignerRefused{}); errors.As(err, &sr) {
+			// Nothing was signed or sent: the orders wait (PROCESSING) for
+			// the operator to fix the signer's rules or reach it.
+			e.LastError = sr.Error()
+			x.refusedLog(e, "payout batch not signed: its signer refused; orders wait", len(os), err)
+			return x.Orders.SaveExec(ctx, e)
+		}
 		if rev, ok := payoutcontract.RevertOf(err); ok {
 			// The gas estimate of fee+gas was refused in the pre-flight:
 			// handled as the sender's own estimate would be.
@@ -498,6 +556,13 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 		}
 		return x.Orders.SaveExec(ctx, e)
 	}
+	if errors.Is(err, evm.ErrNotSigned) {
+		// The executor's signer (Clef) refused the transaction: nothing
+		// was journaled or broadcast; the orders wait.
+		e.State, e.Attempts = cashier.ExecCreated, e.Attempts-1
+		x.refusedLog(e, "payout transaction not signed: the executor's signer refused; orders wait", len(os), err)
+		return x.Orders.SaveExec(ctx, e)
+	}
 	if ns := (notSent{}); errors.As(err, &ns) {
 		// Nothing was signed into the journal or broadcast.
 		e.State, e.Attempts = cashier.ExecCreated, e.Attempts-1
@@ -511,6 +576,18 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 	}
 	x.Logger.Warn("payout batch not sent", "exec", e.ID, "chain", e.Chain, "err", err)
 	return x.Orders.SaveExec(ctx, e)
+}
+
+// refusedLog reports a batch its signer refused, as an error once a
+// minute per execution.
+func (x *Executor) refusedLog(e *cashier.PayoutExec, msg string, orders int, err error) {
+	if x.refusedLogged == nil {
+		x.refusedLogged = map[string]time.Time{}
+	}
+	if now := x.Clock.Now(); now.Sub(x.refusedLogged[e.ID]) >= time.Minute {
+		x.refusedLogged[e.ID] = now
+		x.Logger.Error(msg, "exec", e.ID, "chain", e.Chain, "contract", e.Contract, "orders", orders, "err", err)
+	}
 }
 
 // isolate handles a pre-flight revert of a created execution: the order it

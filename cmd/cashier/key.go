@@ -16,7 +16,7 @@ import (
 // keyCmd manages the service's own keys, stored sealed: generate or import
 // one per network and role, or list their addresses (never the keys).
 func keyCmd(ctx context.Context, cmd string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var chainName, role, keyFile, merchant string
+	var chainName, role, keyFile, merchant, clefAccount string
 	st, cfg, err := provisionFlags(ctx, cmd, args, getenv, stderr, func(fs *flag.FlagSet) {
 		if cmd != "key generate" {
 			fs.StringVar(&merchant, "merchant", "", "merchant id: its own signer key")
@@ -30,7 +30,8 @@ func keyCmd(ctx context.Context, cmd string, args []string, getenv func(string) 
 		}
 		fs.StringVar(&role, "role", "", "signer, executor or sweeper (required)")
 		if cmd == "key import" {
-			fs.StringVar(&keyFile, "key-file", "", "file holding the private key as 64 hex digits (required)")
+			fs.StringVar(&keyFile, "key-file", "", "file holding the private key as 64 hex digits (this or --clef-account)")
+			fs.StringVar(&clefAccount, "clef-account", "", "with --merchant: the signer is this account of the operator's Clef; the service keeps its address only (EVM networks)")
 		}
 	})
 	if err != nil {
@@ -90,9 +91,23 @@ func keyCmd(ctx context.Context, cmd string, args []string, getenv func(string) 
 	if err != nil {
 		return err
 	}
+	if cmd == "key import" && clefAccount != "" {
+		if merchant == "" || role != string(cashier.KeySigner) || keyFile != "" {
+			return fmt.Errorf("%s: --clef-account names a merchant's signer held by Clef: give --merchant and --role signer, and no --key-file", cmd)
+		}
+		keys := app.ServiceKeys{Store: st}
+		if keys.Setting, err = app.ParseServiceKeys(cfg.ServiceKeys); err != nil {
+			return err
+		}
+		k, err := app.ImportClefSigner(ctx, st, keys, merchant, c, clefAccount, cashier.SystemClock{})
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]string{"merchantId": merchant, "chainId": string(c), "role": role, "address": k.Address, "heldBy": "clef"})
+	}
 	if cmd == "key import" {
 		if keyFile == "" {
-			return fmt.Errorf("%s: --key-file is required", cmd)
+			return fmt.Errorf("%s: --key-file or --clef-account is required", cmd)
 		}
 		b, err := os.ReadFile(keyFile)
 		if err != nil {

@@ -37,11 +37,16 @@ contract CashierPayout is Owned {
     uint256 public constant MIN_SIGNATURE_WINDOW = 60;
     uint256 public constant MAX_SIGNATURE_WINDOW = 7 days;
 
+    /// @notice The signed batch carries its (recipient, amount) pairs as an
+    /// array of Transfer structs rather than as two arrays of a primitive
+    /// type: every standard EIP-712 signer formats struct arrays, while some
+    /// (go-ethereum's Clef) cannot display address[] or uint256[].
+    bytes32 public constant TRANSFER_TYPEHASH = keccak256("Transfer(address to,uint256 amount)");
     bytes32 public constant BALANCE_TYPEHASH = keccak256(
-        "PayoutWithBalance(address token,address[] recipients,uint256[] amounts,uint256 totalFee,uint256 nonce,uint256 timestamp)"
+        "PayoutWithBalance(address token,Transfer[] transfers,uint256 totalFee,uint256 nonce,uint256 timestamp)Transfer(address to,uint256 amount)"
     );
     bytes32 public constant ALLOWANCE_TYPEHASH = keccak256(
-        "PayoutWithAllowance(address token,address from,address[] recipients,uint256[] amounts,uint256 totalFee,uint256 nonce,uint256 timestamp)"
+        "PayoutWithAllowance(address token,address from,Transfer[] transfers,uint256 totalFee,uint256 nonce,uint256 timestamp)Transfer(address to,uint256 amount)"
     );
     bytes32 private constant DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
@@ -226,8 +231,7 @@ contract CashierPayout is Owned {
             abi.encode(
                 BALANCE_TYPEHASH,
                 token,
-                keccak256(abi.encodePacked(recipients)),
-                keccak256(abi.encodePacked(amounts)),
+                _transfersHash(recipients, amounts),
                 totalFee,
                 nonce,
                 timestamp
@@ -251,14 +255,40 @@ contract CashierPayout is Owned {
                 ALLOWANCE_TYPEHASH,
                 token,
                 from,
-                keccak256(abi.encodePacked(recipients)),
-                keccak256(abi.encodePacked(amounts)),
+                _transfersHash(recipients, amounts),
                 totalFee,
                 nonce,
                 timestamp
             )
         );
         return keccak256(abi.encodePacked("\x19\x01", domainSeparator(), structHash));
+    }
+
+    /// @dev EIP-712's encoding of Transfer[]: keccak256 of the concatenated
+    /// struct hashes keccak256(abi.encode(TRANSFER_TYPEHASH, to, amount)).
+    /// Written in assembly over one scratch area, so a recipient costs a
+    /// hash of 96 bytes and no fresh memory. The digest functions are public
+    /// views, so the lengths are checked here too (a batch call has checked
+    /// them already).
+    function _transfersHash(address[] calldata recipients, uint256[] calldata amounts)
+        private
+        pure
+        returns (bytes32 h)
+    {
+        uint256 n = recipients.length;
+        if (n != amounts.length) revert LengthMismatch(n, amounts.length);
+        bytes32 typeHash = TRANSFER_TYPEHASH;
+        assembly ("memory-safe") {
+            let hashes := mload(0x40)
+            let s := add(hashes, shl(5, n))
+            mstore(s, typeHash)
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                mstore(add(s, 0x20), and(calldataload(add(recipients.offset, shl(5, i))), 0xffffffffffffffffffffffffffffffffffffffff))
+                mstore(add(s, 0x40), calldataload(add(amounts.offset, shl(5, i))))
+                mstore(add(hashes, shl(5, i)), keccak256(s, 0x60))
+            }
+            h := keccak256(hashes, shl(5, n))
+        }
     }
 
     // ------------------------------------------------------------------ admin
