@@ -61,7 +61,7 @@ var Dialect = &sqlstore.Dialect{
 	// instance.
 	LockWrites: fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", writeLock),
 	// The writes marked cashier.ConcurrentWrite (order creation, the
-	// outbox's claims and delivery records) lock the rows their checks
+	// outbox's claims and delivery records, leases) lock the rows their checks
 	// read instead, and run in parallel across instances: they take the
 	// same lock shared, so they never run alongside an exclusive writer.
 	LockShared: fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d)", writeLock),
