@@ -308,6 +308,72 @@ func claimRace(t *testing.T, fair bool) {
 	}
 }
 
+// An instance recording the delivery of events whose leases ran out while
+// another instance claims them: each event is either recorded by the first
+// (and not claimed) or claimed by the second (and the record refused),
+// never both, which would deliver it twice.
+func TestAttemptRecordedOrClaimedAcrossInstances(t *testing.T) {
+	url, s := pgtest.URL(t), sealer(t)
+	a, b := open(t, url, s), open(t, url, s)
+	ctx := context.Background()
+	t0 := time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
+	const events = 200
+	if err := a.Update(ctx, func(tx cashier.Tx) error {
+		for i := range events {
+			if err := tx.AddEvent(ctx, &cashier.Event{ID: fmt.Sprintf("e%03d", i), MerchantID: "m1", Type: cashier.EventPayment,
+				Status: "PENDING", URL: "https://h.example/hook", Body: []byte(`{}`), CreatedAt: t0}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if es, err := a.ClaimEvents(ctx, "A", t0, time.Second, events); err != nil || len(es) != events {
+		t.Fatalf("A claimed %d: %v", len(es), err)
+	}
+	later := t0.Add(time.Minute) // A's leases have run out, unnoticed
+	recorded := make([]bool, events)
+	claimed := map[string]bool{}
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Go(func() {
+			for i := w; i < events; i += 2 {
+				err := a.RecordAttempt(ctx, "A", cashier.DeliveryAttempt{EventID: fmt.Sprintf("e%03d", i), Attempt: 1, At: later, HTTPStatus: 200},
+					cashier.EventDelivered)
+				switch {
+				case err == nil:
+					recorded[i] = true
+				case cashier.ErrorCode(err) != cashier.EInvalidStatus:
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for {
+			es, err := b.ClaimEvents(ctx, "B", later, time.Hour, 5)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if len(es) == 0 {
+				return
+			}
+			for _, e := range es {
+				claimed[e.ID] = true
+			}
+		}
+	})
+	wg.Wait()
+	for i := range events {
+		id := fmt.Sprintf("e%03d", i)
+		if recorded[i] == claimed[id] {
+			t.Errorf("event %s: recorded by A %v, claimed by B %v", id, recorded[i], claimed[id])
+		}
+	}
+}
+
 // seed stores merchant m1 with cashier c1.
 func seed(t *testing.T, db *sqlstore.DB, at time.Time) {
 	t.Helper()
