@@ -56,3 +56,23 @@ func Blocking(ctx context.Context, wait func()) {
 	defer slot.Acquire()
 	wait()
 }
+
+type concurrentWriteKey struct{}
+
+// ConcurrentWrite marks ctx for a Store.Update whose function is safe to
+// run while other processes write the same database: it holds every
+// invariant it checks by the row it locks or the unique key it inserts,
+// not by being the only writer. A store shared by several processes
+// (PostgreSQL) runs such writes in parallel across them and every other
+// write alone; a single-writer store ignores the mark. The function may be
+// run again after a conflict with another process, so it must have no
+// effect outside the transaction but on variables it sets afresh.
+func ConcurrentWrite(ctx context.Context) context.Context {
+	return context.WithValue(ctx, concurrentWriteKey{}, true)
+}
+
+// IsConcurrentWrite reports whether ctx was marked by ConcurrentWrite.
+func IsConcurrentWrite(ctx context.Context) bool {
+	v, _ := ctx.Value(concurrentWriteKey{}).(bool)
+	return v
+}

@@ -115,7 +115,9 @@ func (s *Service) CreateCollection(ctx context.Context, m *cashier.Merchant, req
 	} else if o.DepositAddress, err = s.Deposits.DepositAddress(ctx, m, chain, o.ID); err != nil {
 		return nil, err
 	}
-	err = s.Store.Update(ctx, func(tx cashier.Tx) error {
+	// Safe beside other instances' writes: one insert under the unique
+	// order number, one event; nothing read and decided on.
+	err = s.Store.Update(cashier.ConcurrentWrite(ctx), func(tx cashier.Tx) error {
 		if err := tx.CreateCollection(ctx, o); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/stablecashier/cashier"
@@ -155,7 +156,34 @@ func (s *Service) storePayoutsWith(ctx context.Context, k *cashier.Contract, ord
 	if err != nil {
 		return err
 	}
-	return s.Store.Update(ctx, func(tx cashier.Tx) error {
+	// Plain payout creation is safe beside other instances' writes: the
+	// pools' rows are locked while read and raised (PoolLocked,
+	// AddPoolLock), the order number is a unique key. A refund's first
+	// step reads and writes more, so it runs alone.
+	uctx := ctx
+	if first == nil {
+		uctx = cashier.ConcurrentWrite(ctx)
+	}
+	// The function may run again after a conflict with another instance:
+	// it starts from the refusals known before it and reports its own
+	// only once it has committed.
+	before := slices.Clone(refused)
+	type refusal struct {
+		i   int
+		err error
+	}
+	var late []refusal
+	fail = func(i int, err error) error {
+		if refuse == nil {
+			return err
+		}
+		refused[i] = true
+		late = append(late, refusal{i, err})
+		return nil
+	}
+	err = s.Store.Update(uctx, func(tx cashier.Tx) error {
+		copy(refused, before)
+		late = late[:0]
 		// Settles are kept for SettleRetention: a read older than half of it
 		// might miss one, so it is not trusted.
 		if s.Clock.Now().Sub(readAt) > s.Config.SettleRetention/2 {
@@ -198,7 +226,7 @@ func (s *Service) storePayoutsWith(ctx context.Context, k *cashier.Contract, ord
 				if refuse == nil || cashier.ErrorCode(err) != cashier.EDuplicate {
 					return err
 				}
-				refuse(i, err)
+				late = append(late, refusal{i, err})
 				continue
 			}
 			for _, p := range poolsOf(o, k.Address) {
@@ -213,6 +241,13 @@ func (s *Service) storePayoutsWith(ctx context.Context, k *cashier.Contract, ord
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	for _, r := range late {
+		refuse(r.i, r.err)
+	}
+	return nil
 }
 
 // releaseLocks takes o's amount off its pools' running totals once o has

@@ -1,8 +1,8 @@
 // Package postgres is cashier.Store (package sqlstore) on PostgreSQL, for
 // several instances sharing one database. It holds what is PostgreSQL's:
 // opening through pgx with the placeholder rewriting, the migrations
-// applied once under an advisory lock, the lock that lets one write
-// transaction run at a time across all instances, the error codes.
+// applied once under an advisory lock, the write lock (exclusive for most
+// writes, shared for those that lock their own rows), the error codes.
 package postgres
 
 import (
@@ -53,12 +53,23 @@ var Dialect = &sqlstore.Dialect{
 		c.onWrite = onWrite
 		return nil
 	},
-	// One writer at a time, on every instance: the store's write
-	// functions read, check and write inside one transaction (funding
-	// pools, state transitions, event claims) and rely on nothing
-	// changing in between, exactly as on SQLite. Group commit keeps one
-	// lock and one commit for many writes of an instance.
+	// One writer at a time, on every instance, for every write not
+	// marked cashier.ConcurrentWrite: those functions read, check and
+	// write inside one transaction (state transitions, payments, leases)
+	// and rely on nothing changing in between, exactly as on SQLite.
+	// Group commit keeps one lock and one commit for many writes of an
+	// instance.
 	LockWrites: fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", writeLock),
+	// The writes marked cashier.ConcurrentWrite (order creation, the
+	// outbox's claims and delivery records, leases) lock the rows their checks
+	// read instead, and run in parallel across instances: they take the
+	// same lock shared, so they never run alongside an exclusive writer.
+	LockShared: fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d)", writeLock),
+	// Deadlocks between parallel writers (rows, unique keys being inserted
+	// by another instance) fail one statement; the writer runs it again.
+	IsConflict: func(err error) bool { c := pgCode(err); return c == "40P01" || c == "40001" },
+	ForUpdate:  " FOR UPDATE",
+	SkipLocked: " FOR UPDATE SKIP LOCKED",
 	// Read committed would let a list's page and its count see two states.
 	Snapshot: sql.LevelRepeatableRead,
 }

@@ -74,5 +74,17 @@ load() { # N instances share the rate
   for p in "${lg[@]}"; do wait "$p"; done
   for i in $(seq "$n"); do echo "-- instance $i"; cat "$work/load$n.$i.txt"; done
 }
+# figure N WHAT: the figure of WHAT ("created", "errors") of the run with N
+# instances, summed over them.
+figure() {
+  cat "$work"/load"$1".*.txt | sed -n "s/^$2 [0-9]* (\([0-9.]*\)\/s).*/\1/p; s/^$2: \([0-9]*\).*/\1/p" |
+    awk '{ s += $1 } END { print s + 0 }'
+}
 load 1
 load "$instances"
+one=$(figure 1 created) many=$(figure "$instances" created)
+echo "== summary ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "1 instance:  $one created/s, $(figure 1 errors) errors"
+echo "$instances instances: $many created/s in all, $(figure "$instances" errors) errors"
+awk -v a="$many" -v b="$one" 'BEGIN { printf "ratio: %.2f× one instance'"'"'s created/s\n", (b > 0 ? a / b : 0) }'
+

@@ -28,6 +28,21 @@ type Dialect struct {
 	// takes the lock that makes writers run one at a time across every
 	// process on the database, as SQLite's write lock does.
 	LockWrites string
+	// LockShared, when set, runs first instead of LockWrites in a group of
+	// writes marked cashier.ConcurrentWrite: it takes the same lock shared,
+	// so such groups of several processes run in parallel with each other
+	// and never alongside an exclusive one (group.go).
+	LockShared string
+	// IsConflict reports whether err is a write failed for a conflict with
+	// another process's concurrent write (deadlock, serialization failure):
+	// the write is run again.
+	IsConflict func(error) bool
+	// ForUpdate ends a SELECT that reads a row to decide a write on it,
+	// locking the row until the commit (" FOR UPDATE"); SkipLocked ends
+	// one that claims rows, skipping those another writer holds
+	// (" FOR UPDATE SKIP LOCKED"). Empty on a single-writer database,
+	// where nothing changes under a write transaction.
+	ForUpdate, SkipLocked string
 	// Snapshot is the isolation of the read-only transactions a list
 	// reads its page and count in; it must give one snapshot.
 	Snapshot sql.IsolationLevel

@@ -53,7 +53,7 @@ func (db *DB) ClaimEventsFair(ctx context.Context, owner string, now time.Time, 
 		}
 	}
 	var out []cashier.Event
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+	err := db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
 		out = nil
 		rows, err := tx.QueryContext(ctx, `SELECT e.seq, e.merchant_id, e.claim_host FROM events e
 			WHERE e.state = 'pending' AND e.next_attempt_at <= ?
@@ -87,8 +87,13 @@ func (db *DB) ClaimEventsFair(ctx context.Context, owner string, now time.Time, 
 		for _, s := range picked {
 			upd = append(upd, s)
 		}
+		// The picked are leased only if still free: where writers run in
+		// parallel, another instance may have leased one since the read
+		// (the recheck sees its commit) or hold it now (skipped).
 		rows, err = tx.QueryContext(ctx, `UPDATE events SET lease_owner = ?, lease_until = ?
-			WHERE seq IN (`+marks(len(picked))+`) RETURNING `+eventCols, upd...)
+			WHERE seq IN (SELECT seq FROM events WHERE seq IN (`+marks(len(picked))+`)
+				AND state = 'pending' AND (lease_owner = '' OR lease_until <= ?)`+db.dialect.SkipLocked+`)
+			RETURNING `+eventCols, append(upd, nowMs)...)
 		if err != nil {
 			return err
 		}

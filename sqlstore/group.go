@@ -24,6 +24,19 @@ import (
 // The queue is a buffered channel: senders are served in arrival order
 // (unlike database/sql's pool, which hands a freed connection to a random
 // waiter), and its capacity is the admission bound (Options.WriteQueue).
+//
+// Two kinds of write on a dialect with LockShared (PostgreSQL, several
+// processes on one database): a write marked cashier.ConcurrentWrite holds
+// its invariants by row locks and unique keys, so its group takes the
+// database's write lock shared and runs alongside other processes' groups
+// of that kind; any other write takes it exclusively and runs alone, as
+// every write did before. A group holds one kind only: a request of the
+// other kind ends the group and starts the next, keeping arrival order.
+// Writes running in parallel can deadlock on rows or conflict on a
+// unique key being inserted elsewhere: PostgreSQL then fails one of them
+// (40P01), the writer rolls back that request's savepoint (releasing its
+// rows, so the other process goes on) and runs it again in the next
+// group, up to maxConflictTries times.
 
 // writeReq is one queued write.
 type writeReq struct {
@@ -31,9 +44,19 @@ type writeReq struct {
 	fn   func(*sql.Tx) error
 	done chan writeResult
 	api  bool // ctx marked RefuseWhenBusy: timed for the wait estimate
+	// shared: the group takes the write lock shared (cashier.ConcurrentWrite
+	// on a dialect with LockShared).
+	shared bool
+	tries  int // runs that ended in a conflict with another process
 }
 
+// maxConflictTries bounds the runs of a write that keeps conflicting with
+// other processes' writes; the last conflict fails it with EOverloaded
+// (nothing stored, retry shortly).
+const maxConflictTries = 5
+
 type writeResult struct {
+	retry    bool // conflicted with another process: run it again, answer later
 	err      error
 	panicked bool
 	panicVal any
@@ -92,7 +115,8 @@ func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func(), prep prepa
 // holds it. When the queue is full, a ctx marked by cashier.RefuseWhenBusy
 // gets EOverloaded at once; any other waits for room (or its ctx).
 func (w *groupWriter) do(ctx context.Context, fn func(*sql.Tx) error) error {
-	r := &writeReq{ctx: ctx, fn: fn, done: make(chan writeResult, 1), api: cashier.RefusesWhenBusy(ctx)}
+	r := &writeReq{ctx: ctx, fn: fn, done: make(chan writeResult, 1), api: cashier.RefusesWhenBusy(ctx),
+		shared: w.dialect.LockShared != "" && cashier.IsConcurrentWrite(ctx)}
 	if err := w.enqueue(ctx, r); err != nil {
 		return err
 	}
@@ -157,19 +181,24 @@ func (w *groupWriter) close() {
 func (w *groupWriter) run() {
 	defer close(w.done)
 	batch := make([]*writeReq, 0, w.maxBatch)
+	var held *writeReq // taken from the queue, of the other kind than the last group
 	for {
 		var first *writeReq
-		select {
-		case first = <-w.queue:
-		case <-w.stop:
-			// No sender can be blocked any more (close holds the lock);
-			// serve what is queued, then stop.
-			for {
-				select {
-				case r := <-w.queue:
-					w.runGroup(append(batch[:0], r))
-				default:
-					return
+		if held != nil {
+			first, held = held, nil
+		} else {
+			select {
+			case first = <-w.queue:
+			case <-w.stop:
+				// No sender can be blocked any more (close holds the lock);
+				// serve what is queued, then stop.
+				for {
+					select {
+					case r := <-w.queue:
+						w.runGroups(append(batch[:0], r))
+					default:
+						return
+					}
 				}
 			}
 		}
@@ -178,21 +207,39 @@ func (w *groupWriter) run() {
 		for len(batch) < w.maxBatch {
 			select {
 			case r := <-w.queue:
+				if r.shared != first.shared {
+					held = r
+					break fill
+				}
 				batch = append(batch, r)
 			default:
 				break fill
 			}
 		}
-		w.runGroup(batch)
+		w.runGroups(batch)
 		clear(batch)
 	}
 }
 
-// runGroup runs batch in one transaction and answers every request.
-func (w *groupWriter) runGroup(batch []*writeReq) {
+// runGroups runs batch as a group, then the requests that conflicted with
+// another process as the next groups, until none is left.
+func (w *groupWriter) runGroups(batch []*writeReq) {
+	for len(batch) > 0 {
+		batch = w.runGroup(batch)
+	}
+}
+
+// runGroup runs batch in one transaction and answers every request but
+// those that conflicted with another process's write, which it returns
+// to be run again.
+func (w *groupWriter) runGroup(batch []*writeReq) (again []*writeReq) {
 	results := make([]writeResult, len(batch))
 	answer := func() {
 		for i, r := range batch {
+			if results[i].retry {
+				again = append(again, r)
+				continue
+			}
 			r.done <- results[i]
 		}
 	}
@@ -207,7 +254,7 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 	}()
 	// The transaction is not bound to any one caller's context: a caller
 	// giving up must not roll back the others.
-	tx, conn, err := w.begin()
+	tx, conn, err := w.begin(batch[0].shared)
 	if err == nil {
 		// Returns the connection to the pool; deferred after the
 		// transaction's end (Commit or Rollback below), which it waits for.
@@ -237,15 +284,16 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		if !alone {
 			if _, err := w.prep.exec(bg, tx, savepoint); err != nil {
 				w.abort(tx, results, ok, i, fmt.Errorf("store: savepoint: %w", err))
-				return
+				return again
 			}
 		}
 		res := call(r, tx)
+		w.conflicted(r, &res)
 		if res.err == nil && !res.panicked {
 			if !alone {
 				if _, err := w.prep.exec(bg, tx, release); err != nil {
 					w.abort(tx, results, ok, i, fmt.Errorf("store: release: %w", err))
-					return
+					return again
 				}
 			}
 			ok = append(ok, i)
@@ -256,16 +304,16 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		results[i] = res
 		if alone {
 			_ = tx.Rollback()
-			return
+			return again
 		}
 		if _, err := w.prep.exec(bg, tx, rollbackTo); err != nil {
 			// The failure took the whole transaction with it.
 			w.abort(tx, results, ok, i, nil)
-			return
+			return again
 		}
 		if _, err := w.prep.exec(bg, tx, release); err != nil {
 			w.abort(tx, results, ok, i, nil)
-			return
+			return again
 		}
 	}
 	w.wait.stop() // the commit is not counted (writewait.go)
@@ -273,15 +321,34 @@ func (w *groupWriter) runGroup(batch []*writeReq) {
 		for _, i := range ok {
 			results[i].err = fmt.Errorf("store: commit: %w", err)
 		}
-		return
+		return again
 	}
 	w.groups.Add(1)
+	return again
+}
+
+// conflicted marks res to be run again when it failed for a conflict with
+// another process's write (a deadlock PostgreSQL broke by failing it), or
+// turns the last such conflict into EOverloaded: the write is not stored
+// and may be retried, never a lost or half-done write.
+func (w *groupWriter) conflicted(r *writeReq, res *writeResult) {
+	if res.err == nil || res.panicked || w.dialect.IsConflict == nil || !w.dialect.IsConflict(res.err) {
+		return
+	}
+	r.tries++
+	if r.tries < maxConflictTries {
+		res.retry = true
+		return
+	}
+	res.err = &cashier.Error{Code: cashier.EOverloaded,
+		Message: fmt.Sprintf("the write conflicted %d times with other instances' writes; nothing was stored, retry shortly", r.tries),
+		Err:     res.err}
 }
 
 // begin starts a group's transaction on the write connection, first
 // giving that connection the pre-update hook that watches the cached
 // tables (once per driver connection: the pool may replace a broken one).
-func (w *groupWriter) begin() (*sql.Tx, *sql.Conn, error) {
+func (w *groupWriter) begin(shared bool) (*sql.Tx, *sql.Conn, error) {
 	ctx := context.Background()
 	conn, err := w.db.Conn(ctx)
 	if err != nil {
@@ -306,8 +373,12 @@ func (w *groupWriter) begin() (*sql.Tx, *sql.Conn, error) {
 		conn.Close()
 		return nil, nil, err
 	}
-	if w.dialect.LockWrites != "" {
-		if _, err := tx.ExecContext(ctx, w.dialect.LockWrites); err != nil {
+	lock := w.dialect.LockWrites
+	if shared {
+		lock = w.dialect.LockShared
+	}
+	if lock != "" {
+		if _, err := tx.ExecContext(ctx, lock); err != nil {
 			_ = tx.Rollback()
 			conn.Close()
 			return nil, nil, err

@@ -51,7 +51,12 @@ func (db *DB) AcquireLease(ctx context.Context, name, holder string, now time.Ti
 	}
 	var out cashier.Lease
 	var got bool
-	err = db.writeTx(ctx, func(tx *sql.Tx) error {
+	// Compare-and-set on the lease's row (insert if absent, else update
+	// where the row is still what was read): safe beside other instances'
+	// writes, as PostgreSQL rechecks the WHERE on the row a parallel
+	// writer committed.
+	err = db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
+		out, got = cashier.Lease{}, false // run again after a conflict
 		cur, err := scanLease(tx.QueryRowContext(ctx, `SELECT `+leaseColumns+` FROM leases WHERE name = ?`, name))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
@@ -111,7 +116,7 @@ func (db *DB) RenewLease(ctx context.Context, l cashier.Lease, now time.Time, tt
 		return l, err
 	}
 	exp := now.Add(ttl)
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+	err := db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = ?, renewed_at = ? WHERE name = ? AND holder = ? AND token = ?`,
 			exp.UnixMilli(), now.UnixMilli(), l.Name, l.Holder, l.Token)
 		if err != nil {
@@ -132,7 +137,7 @@ func (db *DB) RenewLease(ctx context.Context, l cashier.Lease, now time.Time, tt
 // ReleaseLease implements cashier.Leases: the lease expires at once (the
 // row stays, keeping the token for the next holder's epoch).
 func (db *DB) ReleaseLease(ctx context.Context, l cashier.Lease) error {
-	return db.writeTx(ctx, func(tx *sql.Tx) error {
+	return db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = 0 WHERE name = ? AND holder = ? AND token = ?`,
 			l.Name, l.Holder, l.Token)
 		if err != nil {

@@ -47,7 +47,9 @@ func scanEvent(s scanner) (*cashier.Event, error) {
 // on the write connection picks and leases them, so two claimers, in this
 // process or another sharing the file, never get the same event. An event
 // is skipped while an earlier event of the same order is still pending, so
-// a receiver never sees an order's SUCCESS before its PENDING.
+// a receiver never sees an order's SUCCESS before its PENDING. Where
+// writers run in parallel (PostgreSQL), the pick skips the rows another
+// claim holds and rechecks the lease on the newest version of each row.
 func (db *DB) ClaimEvents(ctx context.Context, owner string, now time.Time, lease time.Duration, n int) ([]cashier.Event, error) {
 	if owner == "" || lease <= 0 {
 		return nil, cashier.Errorf(cashier.EInvalid, "claim needs an owner and a positive lease")
@@ -65,7 +67,7 @@ func (db *DB) ClaimEvents(ctx context.Context, owner string, now time.Time, leas
 					SELECT 1 FROM events p
 					WHERE p.order_id = e.order_id AND p.seq < e.seq AND p.state = 'pending'))
 				ORDER BY e.seq
-				LIMIT ?)
+				LIMIT ?`+db.dialect.SkipLocked+`)
 			RETURNING `+eventCols,
 		owner, now.Add(lease).UnixMilli(), nowMs, nowMs, n)
 }
@@ -75,7 +77,7 @@ func (db *DB) ClaimEvents(ctx context.Context, owner string, now time.Time, leas
 // no order).
 func (db *DB) claim(ctx context.Context, query string, args ...any) ([]cashier.Event, error) {
 	var out []cashier.Event
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+	err := db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
 			return err
@@ -108,13 +110,15 @@ func (db *DB) RecordAttempt(ctx context.Context, owner string, a cashier.Deliver
 	if a.At.IsZero() {
 		return cashier.Errorf(cashier.EInvalid, "delivery attempt has no time")
 	}
-	return db.writeTx(ctx, func(tx *sql.Tx) error {
+	// The event's row is locked while checked and written: a claim running
+	// in parallel skips it, or has taken it first and this one is refused.
+	return db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
 		var (
 			leaseOwner string
 			attempts   int
 			cur        cashier.EventState
 		)
-		err := tx.QueryRowContext(ctx, `SELECT lease_owner, attempts, state FROM events WHERE id = ?`, a.EventID).
+		err := tx.QueryRowContext(ctx, `SELECT lease_owner, attempts, state FROM events WHERE id = ?`+db.dialect.ForUpdate, a.EventID).
 			Scan(&leaseOwner, &attempts, &cur)
 		if err != nil {
 			return readErr(err, "event", cashier.Errorf(cashier.ENotFound, "event %s not found", a.EventID))
@@ -147,7 +151,8 @@ func (db *DB) RecordAttempt(ctx context.Context, owner string, a cashier.Deliver
 // Resend puts the event back to pending, due at now, with a fresh attempt
 // count so it gets the whole retry schedule again.
 func (db *DB) Resend(ctx context.Context, id string, now time.Time) error {
-	return db.writeTx(ctx, func(tx *sql.Tx) error {
+	// One UPDATE of one row: safe beside parallel claims and records.
+	return db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE events SET
 			state = 'pending', attempts = 0, next_attempt_at = ?, delivered_at = NULL,
 			lease_owner = '', lease_until = NULL

@@ -30,6 +30,16 @@ func (r reader) PoolLocked(ctx context.Context, pool string, afterBlock uint64) 
 	} else if v != nil {
 		sum.Add(sum, v)
 	}
+	settled, err := r.settlesAfter(ctx, pool, afterBlock)
+	if err != nil {
+		return nil, err
+	}
+	return sum.Add(sum, settled), nil
+}
+
+// settlesAfter sums pool's settles above block afterBlock.
+func (r reader) settlesAfter(ctx context.Context, pool string, afterBlock uint64) (*big.Int, error) {
+	sum := new(big.Int)
 	after := int64(min(afterBlock, math.MaxInt64)) // SQLite integers are signed
 	rows, err := r.q.QueryContext(ctx, `SELECT amount FROM funding_settles WHERE pool = ? AND block > ?`, pool, after)
 	if err != nil {
@@ -156,18 +166,51 @@ func (r reader) ContractByAddress(ctx context.Context, c cashier.Chain, address 
 	return k, nil
 }
 
-// AddPoolLock implements cashier.PayoutWriter.
-func (t *tx) AddPoolLock(ctx context.Context, pool string, delta *big.Int) error {
+// lockPool reads the running locked total of pool inside the write
+// transaction. Where writers run in parallel (Dialect.ForUpdate), it first
+// makes sure the pool's row exists and then locks it until the commit: a
+// payout created on another instance waits, then reads the total this
+// transaction leaves, so two instances never both spend the same funds.
+func (t *tx) lockPool(ctx context.Context, pool string) (*big.Int, error) {
+	if t.d.ForUpdate != "" {
+		if _, err := t.tx.ExecContext(ctx, `INSERT INTO funding_pools (pool, locked) VALUES (?, '0') ON CONFLICT DO NOTHING`, pool); err != nil {
+			return nil, fmt.Errorf("store: add pool %s: %w", pool, err)
+		}
+	}
 	cur := new(big.Int)
 	var locked sql.NullString
-	err := t.tx.QueryRowContext(ctx, `SELECT locked FROM funding_pools WHERE pool = ?`, pool).Scan(&locked)
+	err := t.tx.QueryRowContext(ctx, `SELECT locked FROM funding_pools WHERE pool = ?`+t.d.ForUpdate, pool).Scan(&locked)
 	if err != nil && err != sql.ErrNoRows {
-		return fmt.Errorf("store: read pool %s: %w", pool, err)
+		return nil, fmt.Errorf("store: read pool %s: %w", pool, err)
 	}
 	if v, err := fromAmountText("locked", locked); err != nil {
-		return err
+		return nil, err
 	} else if v != nil {
 		cur.Set(v)
+	}
+	return cur, nil
+}
+
+// PoolLocked implements cashier.PayoutReader in a write transaction: the
+// pool's row is locked (lockPool) before its settles are read, so a
+// settle committed by the writer this one waited for is seen too.
+func (t *tx) PoolLocked(ctx context.Context, pool string, afterBlock uint64) (*big.Int, error) {
+	cur, err := t.lockPool(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	settled, err := t.reader.settlesAfter(ctx, pool, afterBlock)
+	if err != nil {
+		return nil, err
+	}
+	return cur.Add(cur, settled), nil
+}
+
+// AddPoolLock implements cashier.PayoutWriter.
+func (t *tx) AddPoolLock(ctx context.Context, pool string, delta *big.Int) error {
+	cur, err := t.lockPool(ctx, pool)
+	if err != nil {
+		return err
 	}
 	cur.Add(cur, delta)
 	if cur.Sign() < 0 {

@@ -16,6 +16,7 @@ type tx struct {
 	reader
 	tx   *sql.Tx
 	prep prepared // the hot statements, prepared once on the write connection
+	d    *Dialect
 }
 
 var _ cashier.Tx = (*tx)(nil)
