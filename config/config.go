@@ -79,7 +79,7 @@ type Config struct {
 	LeaseTTL              time.Duration // how long a lease on one-owner work lasts without renewal
 	MetricsAddr           string        // listen address of /metrics (and the health checks); empty: off
 	MaxWait               time.Duration // wait an API write may meet before it is refused (admission, writer wait); 0: fixed bounds only
-	MaxCPUWait            time.Duration // CPU wait (90th percentile) beyond which every API request is refused at once; 0: off
+	MaxCPUWait            time.Duration // CPU wait (90th percentile) beyond which every API request is refused at once while the demand outruns the service, and the wait bound of new writes then; 0: off
 
 	DashboardPasswordChecks int // dashboard sign-in password checks run at once; 0: automatic (leaves a CPU free)
 
@@ -492,6 +492,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_METRICS_ADDR", "metrics-addr", "listen address of Prometheus /metrics (and /healthz, /readyz), a separate listener; empty: off", str(&c.MetricsAddr)),
 		f("CASHIER_MAX_WAIT", "max-wait", "wait an API write may meet: a write that would wait longer (writes ahead × the time one takes at capacity, or for the database writer) gets 503 with a Retry-After after which the same request is served (0: only max-inflight and write-queue)", dur(&c.MaxWait)),
 		f("CASHIER_KEY_GRACE", "key-grace", "how long a merchant's previous API key and secret keep working after a rotation (0: they stop at once; revoking the old key ends it early)", dur(&c.KeyGrace)),
-		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "every API request is refused at once while the service's goroutines wait longer than this for a CPU (90th percentile; the machine cannot keep up with the requests arriving) (0: off)", dur(&c.MaxCPUWait)),
+		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "while new API requests arrive faster than the service serves them (an open-loop overload: more than it serves, holds and drains within --max-wait over the last 250 ms), every API request is refused at once while its goroutines wait longer than this for a CPU (90th percentile), and a new write is admitted only while the wait ahead of it is within this (0: off)", dur(&c.MaxCPUWait)),
 	}
 }

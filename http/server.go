@@ -119,9 +119,11 @@ type Config struct {
 	// refused with a booked place (admission.go). Default 100 ms;
 	// negative leaves only MaxInFlight.
 	MaxWait time.Duration
-	// MaxCPUWait: while goroutines wait longer than this for a CPU (90th
-	// percentile), every request is refused at once, a write with a
-	// booked place (cpuwait.go). Default 5 ms; negative: off.
+	// MaxCPUWait: while new requests outrun what the service serves (an
+	// open-loop overload) and goroutines wait longer than this for a CPU
+	// (90th percentile), every request is refused at once, a write with a
+	// booked place; while they outrun it, a new write is admitted only
+	// within this wait (cpuwait.go). Default 5 ms; negative: off.
 	MaxCPUWait time.Duration
 	// RejectIntegerStrings refuses integer fields (payoutType) sent as a
 	// JSON string of digits; by default "1" is read as 1, as the

@@ -165,7 +165,8 @@ func (r *result) report(out io.Writer, every time.Duration, createUS float64) {
 
 // serviceCPU prints the service's CPU time over elapsed: its share of one
 // core, per answered request, per create when nothing was refused, and per
-// refusal when a create's cost is given (createUS: what the rest costs).
+// refusal when a create's cost is given (createUS: what the rest costs)
+// and refusals are at least as many as creates.
 func serviceCPU(out io.Writer, svc, elapsed time.Duration, created, refused int, createUS float64) {
 	us := float64(svc.Microseconds())
 	c, f := float64(created), float64(refused)
@@ -173,7 +174,13 @@ func serviceCPU(out io.Writer, svc, elapsed time.Duration, created, refused int,
 	if refused == 0 && created > 0 {
 		fmt.Fprintf(out, ", %.0f cpu-µs per create (nothing refused)", us/c)
 	}
-	if createUS > 0 && refused > 0 {
+	switch {
+	case createUS <= 0 || refused == 0:
+	case refused < created:
+		// A create's cost moves with the load (group commit shares its
+		// fsync), by more than a few refusals cost: no figure.
+		fmt.Fprintf(out, ", refusals too few to cost (fewer than creates)")
+	default:
 		fmt.Fprintf(out, ", %.1f cpu-µs per refusal (creates costed at %.0f)", (us-c*createUS)/f, createUS)
 	}
 	fmt.Fprintln(out)
