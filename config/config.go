@@ -79,7 +79,7 @@ type Config struct {
 	LeaseTTL              time.Duration // how long a lease on one-owner work lasts without renewal
 	MetricsAddr           string        // listen address of /metrics (and the health checks); empty: off
 	MaxWait               time.Duration // wait an API write may meet before it is refused (admission, writer wait); 0: fixed bounds only
-	MaxCPUWait            time.Duration // CPU wait (90th percentile) beyond which every API request is refused at once; 0: off
+	MaxCPUWait            time.Duration // CPU wait (90th percentile) beyond which every API request is refused at once while the demand outruns the service, and the wait bound of new writes then; 0: off
 
 	DashboardPasswordChecks int // dashboard sign-in password checks run at once; 0: automatic (leaves a CPU free)
 
@@ -499,6 +499,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_SIGNER_CLEF", "signer-clef", "Clef (IPC path or http URL) that signs the payout batches of merchant signers it holds (cashier key import --clef-account); EVM networks", str(&c.SignerClef)),
 		f("CASHIER_EXECUTOR_CLEF", "executor-clef", "the executor's transactions signed by Clef instead of a sealed key, CHAIN=ENDPOINT,… (one Clef per chain id; EVM networks)", str(&c.ExecutorClef)),
 		f("CASHIER_EXECUTOR_CLEF_ACCOUNT", "executor-clef-account", "the executor's account in each network's Clef, CHAIN=ADDRESS,…", str(&c.ExecutorClefAccount)),
-		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "every API request is refused at once while the service's goroutines wait longer than this for a CPU (90th percentile; the machine cannot keep up with the requests arriving) (0: off)", dur(&c.MaxCPUWait)),
+		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "while new API requests arrive faster than the service serves them (an open-loop overload: more than it serves, holds and drains within --max-wait over the last 250 ms), every API request is refused at once while its goroutines wait longer than this for a CPU (90th percentile), and a new write is admitted only while the wait ahead of it is within this (0: off)", dur(&c.MaxCPUWait)),
 	}
 }

@@ -331,3 +331,51 @@ func TestRefusalLogOncePerSecond(t *testing.T) {
 		t.Fatalf("log:\n%s", buf.String())
 	}
 }
+
+// While the demand outruns the service (an open-loop overload), a new
+// write is admitted only within max-cpu-wait of wait, not max-wait: with
+// 16 creates ahead at 1 ms each, one more is refused at once although
+// 16 ms is well within max-wait; with the demand not outrunning, the
+// same create is admitted.
+func TestOverrunShortensTheQueue(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.MaxWait, c.MaxCPUWait = 100*time.Millisecond, 5*time.Millisecond })
+	s := e.srv.Config.Handler.(*server)
+	s.cpu.last.Store(time.Now().Add(time.Hour).UnixNano()) // no reading: the flags below stay
+	release := holdRequests(t, e, admitMinAhead)
+	defer release()
+	s.admit.mu.Lock()
+	s.admit.perWrite = time.Millisecond
+	s.admit.mu.Unlock()
+	create := func(no string) response {
+		return e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": no}), secretKey, ms(e.clock.Now()))})
+	}
+	// send answers the create's answer, or nil once it is admitted and
+	// waits behind the held ones (answered after release).
+	send := func(no string) (answer *response, later chan response) {
+		later = make(chan response, 1)
+		go func() { later <- create(no) }()
+		waitFor(t, func() bool {
+			select {
+			case r := <-later:
+				answer = &r
+				return true
+			default:
+				return s.admit.n.Load() == admitMinAhead+1
+			}
+		})
+		return answer, later
+	}
+	s.cpu.outrun.Store(true)
+	r, _ := send("OVERRUN")
+	if r == nil {
+		t.Fatal("admitted with 16 ms of writes ahead while the demand outruns")
+	}
+	expectError(t, *r, http.StatusServiceUnavailable, "000503", "wait would exceed")
+	s.cpu.outrun.Store(false)
+	r, later := send("NOT-OVERRUN")
+	if r != nil {
+		t.Fatalf("answered while the creates ahead are held: %d %s", r.status, r.body)
+	}
+	release()
+	checkEnvelope(t, <-later, "200")
+}

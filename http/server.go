@@ -119,9 +119,11 @@ type Config struct {
 	// refused with a booked place (admission.go). Default 100 ms;
 	// negative leaves only MaxInFlight.
 	MaxWait time.Duration
-	// MaxCPUWait: while goroutines wait longer than this for a CPU (90th
-	// percentile), every request is refused at once, a write with a
-	// booked place (cpuwait.go). Default 5 ms; negative: off.
+	// MaxCPUWait: while new requests outrun what the service serves (an
+	// open-loop overload) and goroutines wait longer than this for a CPU
+	// (90th percentile), every request is refused at once, a write with a
+	// booked place; while they outrun it, a new write is admitted only
+	// within this wait (cpuwait.go). Default 5 ms; negative: off.
 	MaxCPUWait time.Duration
 	// RejectIntegerStrings refuses integer fields (payoutType) sent as a
 	// JSON string of digits; by default "1" is read as 1, as the
@@ -329,10 +331,18 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.admit.leave()
-	cpuBusy := s.cfg.MaxCPUWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxCPUWait)
+	cpuBusy := s.cfg.MaxCPUWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxCPUWait, s.cfg.MaxWait, s.admit.n.Load())
 	ticketed := false
 	var writeID uint64
 	if r.Method == http.MethodPost {
+		maxWait := s.cfg.MaxWait
+		if s.cfg.MaxCPUWait > 0 && maxWait > s.cfg.MaxCPUWait && s.cpu.overrun() {
+			// An open-loop overload: its excess is refused however long
+			// the queue, which would only add its wait to every create
+			// accepted; the wait bound shrinks to max-cpu-wait (still
+			// with 16 ahead admitted) while it lasts (cpuwait.go).
+			maxWait = s.cfg.MaxCPUWait
+		}
 		var why error
 		switch {
 		case cpuBusy:
@@ -342,7 +352,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		id := writeIDOf(s.seed, r, s.hdr.APIKey, body)
 		writeID = id
-		ok, held, retry, hold := s.admit.admitWrite(time.Now(), id, s.cfg.MaxWait, why != nil)
+		ok, held, retry, hold := s.admit.admitWrite(time.Now(), id, maxWait, why != nil)
+		if held || hold > 0 {
+			s.cpu.returning() // back for its place: not new demand (cpuwait.go)
+		}
 		if hold > 0 {
 			// Back before its Retry-After: kept until its place is due.
 			t := time.NewTimer(hold)
@@ -352,7 +365,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				t.Stop()
 				return
 			}
-			ok, held, retry, _ = s.admit.admitWrite(time.Now(), id, s.cfg.MaxWait, why != nil)
+			ok, held, retry, _ = s.admit.admitWrite(time.Now(), id, maxWait, why != nil)
 		}
 		if !ok {
 			if why == nil {
@@ -367,6 +380,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, errCPUBusy, time.Second)
 		return
 	}
+	defer s.cpu.answered()
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	ri.request = requestID(r, ri.trace)

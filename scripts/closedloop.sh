@@ -15,7 +15,10 @@
 # of each round (default "once honour"; "drop" gives a refused create up
 # and sends the next at once); LOADGEN_FLAGS adds loadgen flags; CASHIER
 # names another service binary to measure (an earlier build), LOADGEN a
-# loadgen binary (both: nothing is built).
+# loadgen binary (both: nothing is built). Each run prints created/s,
+# refusals/s, the created's p50/p99 and the service's CPU: per create when
+# nothing was refused, and per refusal costing the creates at the round's
+# first figure per create (the 8-client run's, when nothing was refused).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3} duration=${2:-10s}
@@ -45,6 +48,7 @@ grep -q "sandbox ready" "$work/sandbox.log" || { echo "the sandbox did not start
 sleep 2 # the dev chains' first blocks
 
 for round in $(seq "$rounds"); do
+  createus=
   for mode in ${MODES:-once honour}; do
     case $mode in
       once) flag= ;;
@@ -54,7 +58,12 @@ for round in $(seq "$rounds"); do
     esac
     for n in "${clients[@]}"; do
       echo "== round $round, $(uptime | sed 's/.*load/load/')"
-      "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" --clients "$n" --duration "$duration" $flag ${LOADGEN_FLAGS:-}
+      cost=
+      [ -n "$createus" ] && cost="--create-cpu-us $createus"
+      "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" --clients "$n" --duration "$duration" $flag $cost ${LOADGEN_FLAGS:-} | tee "$work/run.out"
+      # The round's first run with nothing refused costs a create, for the
+      # refusals of the runs after it.
+      [ -n "$createus" ] || createus=$(sed -n 's/.* \([0-9]*\) cpu-µs per create (nothing refused).*/\1/p' "$work/run.out")
       sleep 1
     done
   done

@@ -152,16 +152,7 @@ func (r *closedResult) report(out io.Writer, p closedLoop) {
 		fmt.Fprintf(out, "  %d × %s\n", r.reasons[msg], msg)
 	}
 	if r.measured {
-		created, refused := float64(len(r.created)), float64(r.refused)
-		us := float64(r.service.Microseconds())
-		fmt.Fprintf(out, "service: %.0f%% of one core, %.0f cpu-µs per answered request", 100*r.service.Seconds()/secs, us/max(1, created+refused))
-		if refused == 0 && created > 0 {
-			fmt.Fprintf(out, ", %.0f cpu-µs per create (nothing refused)", us/created)
-		}
-		if p.createUS > 0 && refused > 0 {
-			fmt.Fprintf(out, ", %.1f cpu-µs per refusal (creates costed at %.0f)", (us-created*p.createUS)/refused, p.createUS)
-		}
-		fmt.Fprintln(out)
+		serviceCPU(out, r.service, r.elapsed, len(r.created), r.refused, p.createUS)
 	}
 	fmt.Fprintf(out, "generator: %.0f%% of one core\n", 100*r.cpu.Seconds()/secs)
 	fmt.Fprintf(out, "errors: %d\n", len(r.errs))

@@ -96,8 +96,8 @@ func run(args []string, out io.Writer) error {
 	clients := fs.Int("clients", 0, "closed loop instead: this many clients, each sending its next create when the last is answered, for --duration (--rate is not used)")
 	honour := fs.Bool("honour-retry-after", false, "with --clients: a refused create is sent again after the answer's Retry-After (default: at once)")
 	drop := fs.Bool("drop-refused", false, "with --clients: a refused create is given up and the client's next one sent at once (default: the same one sent again at once)")
-	pid := fs.Int("service-pid", 0, "with --clients: the service's process id, to report its CPU time per create and per refusal (/proc/PID/stat)")
-	createUS := fs.Float64("create-cpu-us", 0, "with --clients and --service-pid: the service's CPU-µs per create (from a run without refusals), to cost the refusals of a run with both")
+	pid := fs.Int("service-pid", 0, "the service's process id, to report its CPU time per create and per refusal (/proc/PID/stat)")
+	createUS := fs.Float64("create-cpu-us", 0, "with --service-pid: the service's CPU-µs per create (from a run without refusals), to cost the refusals of a run with both (with --overload: the sustainable rate's, unless given)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func run(args []string, out io.Writer) error {
 	rand.Read(runID)
 
 	g := &generator{cli: cli, cashierID: t.CashierID, chain: *chain, timeout: *timeout,
-		prefix: "LG" + hex.EncodeToString(runID) + "-"}
+		prefix: "LG" + hex.EncodeToString(runID) + "-", pid: *pid, createUS: *createUS}
 	if *clients > 0 {
 		return closedLoop{clients: *clients, duration: *duration, honour: *honour, drop: *drop, pid: *pid, createUS: *createUS}.run(out, g)
 	}
@@ -191,7 +191,7 @@ func run(args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "offering %d creates at %.0f/s to %s (%d connections at most)\n", total, *rate, t.BaseURL, *conns)
 	res := g.offer(*rate, total)
-	res.report(out, *every)
+	res.report(out, *every, *createUS)
 	if n := res.failed(); n > 0 {
 		return fmt.Errorf("%d requests failed", n)
 	}

@@ -169,7 +169,8 @@ func newTestGenerator(sandboxFile string) (*generator, error) {
 func TestRefusalsCounted(t *testing.T) {
 	info := startSandbox(t, func(c *config.Config) { c.MaxInFlight, c.MaxWait, c.MaxCPUWait = 1, 0, 0 })
 	var out bytes.Buffer
-	err := run([]string{"--sandbox", info, "--rate", "2000", "--duration", "500ms"}, &out)
+	err := run([]string{"--sandbox", info, "--rate", "2000", "--duration", "500ms",
+		"--service-pid", strconv.Itoa(os.Getpid()), "--create-cpu-us", "500"}, &out)
 	t.Logf("\n%s", out.String())
 	if err != nil {
 		t.Fatal(err)
@@ -185,6 +186,10 @@ func TestRefusalsCounted(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "× the service is busy: it is handling all the requests it admits") {
 		t.Error("the refusals' reason is not printed")
+	}
+	// The service's CPU (the sandbox runs in this process), per refusal.
+	if !regexp.MustCompile(`(?m)^service: \d+% of one core, \d+ cpu-µs per answered request, -?[\d.]+ cpu-µs per refusal \(creates costed at 500\)$`).MatchString(out.String()) {
+		t.Error("the service's CPU per refusal is not printed")
 	}
 }
 

@@ -25,6 +25,8 @@ type generator struct {
 	timeout   time.Duration
 	prefix    string
 	seq       atomic.Int64
+	pid       int     // the service's process, for its CPU time (0: not measured)
+	createUS  float64 // the service's CPU-µs per create, to cost refusals (0: not given)
 }
 
 // sample is one answered request: when it was due, from the start of its
@@ -43,6 +45,8 @@ type result struct {
 	elapsed  time.Duration  // until the last answer
 	cpu      time.Duration  // the generator's own CPU time
 	interval time.Duration
+	service  time.Duration // the service's CPU time, when measured
+	measured bool
 }
 
 // offer sends total creates at rate, open loop: each is sent when due,
@@ -55,6 +59,7 @@ func (g *generator) offer(rate float64, total int) *result {
 		mu sync.Mutex
 		wg sync.WaitGroup
 	)
+	svc0, svcErr := processCPU(g.pid)
 	start, cpu0 := time.Now(), cpuTime()
 	for i := 0; i < total; i++ {
 		due := start.Add(time.Duration(i) * res.interval)
@@ -100,6 +105,9 @@ func (g *generator) offer(rate float64, total int) *result {
 	wg.Wait()
 	res.elapsed = time.Since(start)
 	res.cpu = cpuTime() - cpu0
+	if svc1, err := processCPU(g.pid); g.pid > 0 && err == nil && svcErr == nil {
+		res.service, res.measured = svc1-svc0, true
+	}
 	return res
 }
 
@@ -125,7 +133,7 @@ func latencies(s []sample, from, to time.Duration) []time.Duration {
 
 // report prints the offer's figures; with every > 0 also those of each
 // interval that long of the schedule.
-func (r *result) report(out io.Writer, every time.Duration) {
+func (r *result) report(out io.Writer, every time.Duration, createUS float64) {
 	created, refused := latencies(r.created, 0, 0), latencies(r.refused, 0, 0)
 	fmt.Fprintf(out, "sent %d in %.2fs (%.0f/s offered), all answered after %.2fs\n", r.total, r.sent.Seconds(), float64(r.total)/r.sent.Seconds(), r.elapsed.Seconds())
 	fmt.Fprintf(out, "created %d (%.0f/s): p50 %s  p99 %s  max %s\n", len(created), float64(len(created))/r.elapsed.Seconds(),
@@ -141,6 +149,9 @@ func (r *result) report(out io.Writer, every time.Duration) {
 				len(c), pct(c, 0.5), pct(c, 0.99), len(f), pct(f, 0.5), pct(f, 0.99))
 		}
 	}
+	if r.measured {
+		serviceCPU(out, r.service, r.elapsed, len(created), len(refused), createUS)
+	}
 	// The generator must not be the bottleneck: a sender behind its
 	// schedule, or a process near the cores it may use, inflates every
 	// latency above (run it on its own core: taskset -c 0 loadgen …).
@@ -150,6 +161,29 @@ func (r *result) report(out io.Writer, every time.Duration) {
 	for _, msg := range sortedKeys(r.errs) {
 		fmt.Fprintf(out, "  %d × %s\n", r.errs[msg], msg)
 	}
+}
+
+// serviceCPU prints the service's CPU time over elapsed: its share of one
+// core, per answered request, per create when nothing was refused, and per
+// refusal when a create's cost is given (createUS: what the rest costs)
+// and refusals are at least as many as creates.
+func serviceCPU(out io.Writer, svc, elapsed time.Duration, created, refused int, createUS float64) {
+	us := float64(svc.Microseconds())
+	c, f := float64(created), float64(refused)
+	fmt.Fprintf(out, "service: %.0f%% of one core, %.0f cpu-µs per answered request", 100*svc.Seconds()/elapsed.Seconds(), us/max(1, c+f))
+	if refused == 0 && created > 0 {
+		fmt.Fprintf(out, ", %.0f cpu-µs per create (nothing refused)", us/c)
+	}
+	switch {
+	case createUS <= 0 || refused == 0:
+	case refused < created:
+		// A create's cost moves with the load (group commit shares its
+		// fsync), by more than a few refusals cost: no figure.
+		fmt.Fprintf(out, ", refusals too few to cost (fewer than creates)")
+	default:
+		fmt.Fprintf(out, ", %.1f cpu-µs per refusal (creates costed at %.0f)", (us-c*createUS)/f, createUS)
+	}
+	fmt.Fprintln(out)
 }
 
 func sortedKeys(m map[string]int) []string {

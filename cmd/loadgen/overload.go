@@ -35,7 +35,7 @@ func (p overloadPlan) run(out io.Writer, g *generator) error {
 	for rate := p.step; !s.done; {
 		r := g.offer(rate, max(1, int(rate*p.stepFor.Seconds())))
 		if n := r.failed(); n > 0 {
-			r.report(out, 0)
+			r.report(out, 0, 0)
 			return fmt.Errorf("%d requests failed", n)
 		}
 		share := float64(len(r.created)) / float64(r.total)
@@ -56,7 +56,13 @@ func (p overloadPlan) run(out io.Writer, g *generator) error {
 			fmt.Fprintf(out, "\n== %g× that, %.0f/s for %s\n", p.factor, rate, p.duration)
 		}
 		runs[i] = g.offer(rate, int(rate*p.duration.Seconds()))
-		runs[i].report(out, p.every)
+		// The refusals at the overload are costed at the creates' cost at
+		// the sustainable rate (when nothing was refused there).
+		createUS := g.createUS
+		if r := runs[0]; i == 1 && createUS == 0 && r.measured && len(r.refused) == 0 && len(r.created) > 0 {
+			createUS = float64(r.service.Microseconds()) / float64(len(r.created))
+		}
+		runs[i].report(out, p.every, createUS)
 		if n := runs[i].failed(); n > 0 {
 			return fmt.Errorf("%d requests failed", n)
 		}
