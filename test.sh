@@ -5,10 +5,10 @@
 # Two lanes run side by side. The binary's black-box tests (cmd/cashier, on
 # SQLite and then on PostgreSQL) spend most of their time waiting on
 # processes, dev-chain blocks and leases running out (half a core on
-# average), so they run in the background while the CPU-bound stages run
-# in the foreground. The background lane's output is held in a file and
-# printed, whole, when it ends; the script fails if a stage of either lane
-# fails, and says which.
+# average), so they run in a background lane, after the contracts' check,
+# while the CPU-bound stages run in the foreground. The background lane's
+# output is held in a file and printed, whole, when it ends; the script
+# fails if a stage of either lane fails, and says which.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -16,7 +16,7 @@ stage="" # the foreground stage running now, named if it fails
 step() { stage="$1"; echo "== $1"; }
 bg_pid="" bg_log=""
 bg_report() {
-  echo "== [background lane: the binary's tests] output:"
+  echo "== [background lane: the contracts' check and the binary's tests] output:"
   cat "$bg_log"
 }
 on_exit() {
@@ -54,14 +54,19 @@ fi
 
 export CASHIER_ARTIFACTS="${CASHIER_ARTIFACTS:-$PWD/artifacts}" # page screenshots
 
-# The background lane: the binary's tests, first on SQLite, then again on
-# PostgreSQL. Its own process group, so that a failure in the foreground
-# stops all of it.
+# The background lane: the contracts' check (one core, for under a minute),
+# then the binary's tests, first on SQLite, then again on PostgreSQL. Its
+# own process group, so that a failure in the foreground stops all of it.
 bg_log=$(mktemp)
 set -m
 (
-  bg_stage="go test ./cmd/cashier/ (the binary's tests on SQLite)"
+  bg_stage="contracts: recompile with the pinned solc and compare with the committed artifacts"
   trap 'rc=$?; [ "$rc" -eq 0 ] || echo "FAILED: $bg_stage"' EXIT
+  echo "== $bg_stage"
+  (cd contracts && npm ci --no-audit --no-fund --silent)
+  (cd contracts/tokens && npm ci --no-audit --no-fund --silent)
+  bash contracts/check.sh
+  bg_stage="go test ./cmd/cashier/ (the binary's tests on SQLite)"
   echo "== $bg_stage"
   go test -count=1 ./cmd/cashier/
   bg_stage="the binary's tests again on PostgreSQL"
@@ -70,15 +75,10 @@ set -m
 ) >"$bg_log" 2>&1 &
 bg_pid=$!
 set +m
-echo "== [background lane started: go test ./cmd/cashier/ on SQLite, then on PostgreSQL; output at the end]"
+echo "== [background lane started: the contracts' check, then go test ./cmd/cashier/ on SQLite and on PostgreSQL; output at the end]"
 
 step "go vet"
 go vet ./...
-
-step "contracts: recompile with the pinned solc and compare with the committed artifacts"
-(cd contracts && npm ci --no-audit --no-fund --silent)
-(cd contracts/tokens && npm ci --no-audit --no-fund --silent)
-bash contracts/check.sh
 
 step "go test (every package but cmd/cashier, whose tests run in the background lane)"
 go test -count=1 $(go list ./... | grep -v '/cmd/cashier$')
@@ -96,13 +96,13 @@ go test -count=1 -race -skip '^(TestPagesInBrowser|TestCashierPageInBrowser|Test
   ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
 go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags|Busy' ./dashboard/... # argon2 under -race is slow: the session, limit and busy-refusal paths
 
-step "waiting for the background lane (the binary's tests)"
+step "waiting for the background lane (the contracts' check and the binary's tests)"
 bg_rc=0
 wait "$bg_pid" || bg_rc=$?
 bg_pid=""
 bg_report
 if [ "$bg_rc" -ne 0 ]; then
-  stage="the background lane: the binary's tests (see its FAILED line above)"
+  stage="the background lane (see its FAILED line above)"
   exit 1
 fi
 stage=""
