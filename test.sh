@@ -72,7 +72,7 @@ set -m
   bg_stage="the binary's tests again on PostgreSQL"
   echo "== the binary's tests again on PostgreSQL (the API, the CLI, kills, three instances on their own data directories; the 12-kill sweep test, the faulty-provider kill test, the contract deploy test, the browser checkout test and the refund test run on SQLite only, for time; the database-restart test runs its own PostgreSQL server on SQLite's run; the user-admin and serve-needs-init tests run the SQLite binary either way, so only there)"
   CASHIER_TEST_DATABASE=postgres go test -count=1 -skip 'TestSweepsSurviveKills|TestProviderFaultsAndKills|TestContractDeployOnTheBinary|TestCheckoutOnBinary|TestRefunds|TestDatabaseRestartUnderLoad|TestUserCommands|TestServeNeedsInit' ./cmd/cashier/
-) >"$bg_log" 2>&1 &
+) </dev/null >"$bg_log" 2>&1 &
 bg_pid=$!
 set +m
 echo "== [background lane started: the contracts' check, then go test ./cmd/cashier/ on SQLite and on PostgreSQL; output at the end]"
