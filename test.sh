@@ -92,7 +92,10 @@ PIN=0 bash scripts/loadtest.sh --rate 200 --duration 1s
 step "go test -race (packages with concurrency)"
 # The pages' browser tests drive Chromium against the same handlers the
 # other http tests call concurrently; under -race they only add minutes.
-go test -count=1 -race -skip '^(TestPagesInBrowser|TestCashierPageInBrowser|TestCashierPageLiveOnChain|TestPayOnce|TestPageStatesScreenshots|TestSDKInBrowser|TestConnectWalletOnPage)$' \
+# So does the orders' 300-step running-totals test, one goroutine of store
+# calls that the concurrent orders and store tests cover. All of them run
+# in the go test stage above.
+go test -count=1 -race -skip '^(TestPagesInBrowser|TestCashierPageInBrowser|TestCashierPageLiveOnChain|TestPayOnce|TestPageStatesScreenshots|TestSDKInBrowser|TestConnectWalletOnPage|TestRunningTotalsMatchRecomputation)$' \
   ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
 go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags|Busy' ./dashboard/... # argon2 under -race is slow: the session, limit and busy-refusal paths
 
