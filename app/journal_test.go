@@ -4,12 +4,12 @@ import (
 	"context"
 	"math/big"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sqlite/sqlitetest"
 )
 
 // Moving to the shared store, the unsettled sends of a file journal left
@@ -39,7 +39,7 @@ func TestStoreJournalAdoptsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "cashier.db"), sqlite.Options{Sealer: sealer})
+	db, err := sqlite.Open(context.Background(), sqlitetest.Path(t), sqlite.Options{Sealer: sealer})
 	if err != nil {
 		t.Fatal(err)
 	}

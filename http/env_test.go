@@ -10,7 +10,6 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,6 +21,7 @@ import (
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sign"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sqlite/sqlitetest"
 )
 
 // Test fixtures: one merchant with a cashier and payout contracts on TRON
@@ -124,7 +124,7 @@ func newEnv(t testing.TB, configure func(*Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "cashier.db"), sqlite.Options{Sealer: sealer, WriteQueue: envWriteQueue, MaxWriteWait: envWriteWait})
+	db, err := sqlite.Open(ctx, sqlitetest.Path(t), sqlite.Options{Sealer: sealer, WriteQueue: envWriteQueue, MaxWriteWait: envWriteWait})
 	if err != nil {
 		t.Fatal(err)
 	}

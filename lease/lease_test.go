@@ -2,7 +2,6 @@ package lease_test
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/lease"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sqlite/sqlitetest"
 )
 
 // openAt opens one more handle on the database file at path, as another
@@ -72,7 +72,7 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 }
 
 func setup(t *testing.T) (dbA, dbB *sqlite.DB) {
-	path := filepath.Join(t.TempDir(), "cashier.db")
+	path := sqlitetest.Path(t)
 	key := make([]byte, sqlite.MasterKeySize)
 	return openAt(t, path, key), openAt(t, path, key)
 }

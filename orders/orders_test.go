@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sqlite/sqlitetest"
 )
 
 // fixedFunds stands in for chain reads in these service tests: balances and
@@ -86,7 +86,7 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "c.db"), sqlite.Options{Sealer: sealer})
+	st, err := sqlite.Open(ctx, sqlitetest.Path(t), sqlite.Options{Sealer: sealer})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"math"
 	"math/big"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +27,7 @@ import (
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/payoutexec"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sqlite/sqlitetest"
 	"github.com/stablecashier/cashier/webhook"
 )
 
@@ -176,7 +176,7 @@ func newRigToken(t testing.TB, contractTokens int64, tune func(*evm.Config), opt
 		}
 	}
 	sealer, _ := sqlite.NewAESSealer(make([]byte, 32))
-	r.dbPath, r.reg = filepath.Join(t.TempDir(), "c.db"), reg
+	r.dbPath, r.reg = sqlitetest.Path(t), reg
 	if r.st, err = sqlite.Open(ctx, r.dbPath, sqlite.Options{Sealer: sealer}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -27,6 +26,7 @@ import (
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/payoutexec"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sqlite/sqlitetest"
 	"github.com/stablecashier/cashier/tron"
 	"github.com/stablecashier/cashier/tron/tronnode"
 	"github.com/stablecashier/cashier/webhook"
@@ -160,7 +160,7 @@ func newTronRig(t *testing.T) *tronRig {
 		t.Fatal(err)
 	}
 	sealer, _ := sqlite.NewAESSealer(make([]byte, 32))
-	if r.st, err = sqlite.Open(ctx, filepath.Join(t.TempDir(), "c.db"), sqlite.Options{Sealer: sealer}); err != nil {
+	if r.st, err = sqlite.Open(ctx, sqlitetest.Path(t), sqlite.Options{Sealer: sealer}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.st.Close() })

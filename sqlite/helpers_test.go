@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stablecashier/cashier"
@@ -37,11 +39,50 @@ func openAt(t testing.TB, path string, key []byte) *DB {
 	return db
 }
 
+var (
+	templateOnce sync.Once
+	template     []byte
+	templateErr  error
+)
+
+// newDatabase returns the path of a new database file of the current
+// schema: a copy of one migrated once per test process (as package
+// sqlitetest does for other packages), since migrating every test's file
+// takes seconds under the race detector. The migrations' own tests start
+// from empty files.
+func newDatabase(t testing.TB) string {
+	t.Helper()
+	templateOnce.Do(func() {
+		path := filepath.Join(os.TempDir(), "sqlite-template-"+rand.Text()+".db")
+		defer os.Remove(path)
+		var s *AESSealer
+		if s, templateErr = NewAESSealer(make([]byte, MasterKeySize)); templateErr != nil {
+			return
+		}
+		var db *DB
+		if db, templateErr = Open(ctx, path, Options{Sealer: s}); templateErr != nil {
+			return
+		}
+		if templateErr = db.Close(); templateErr != nil {
+			return
+		}
+		template, templateErr = os.ReadFile(path)
+	})
+	if templateErr != nil {
+		t.Fatalf("the template database: %v", templateErr)
+	}
+	path := filepath.Join(t.TempDir(), "cashier.db")
+	if err := os.WriteFile(path, template, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // openTest opens a fresh database holding merchant m1 with cashier c1 and
 // contract k1, and merchant m2 with cashier c2 and contract k2.
 func openTest(t testing.TB) *DB {
 	t.Helper()
-	db := openAt(t, filepath.Join(t.TempDir(), "cashier.db"), newKey(t))
+	db := openAt(t, newDatabase(t), newKey(t))
 	seed(t, db)
 	return db
 }

@@ -13,7 +13,7 @@ import (
 // TestStore runs the store's conformance suite on SQLite files.
 func TestStore(t *testing.T) {
 	storetest.Run(t, storetest.Backend{
-		NewDatabase: func(t testing.TB) string { return filepath.Join(t.TempDir(), "cashier.db") },
+		NewDatabase: newDatabase,
 		Open: func(ctx context.Context, path string, o sqlstore.Options) (*DB, error) {
 			return Open(ctx, path, Options{Sealer: o.Sealer, WriteQueue: o.WriteQueue, MaxBatch: o.MaxBatch, CacheTTL: o.CacheTTL})
 		},

@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/sqlite"
+	"github.com/stablecashier/cashier/sqlite/sqlitetest"
 )
 
 var _ orders.EventWriter = (*Writer)(nil)
@@ -38,7 +38,7 @@ func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{
 		t:      t,
-		path:   filepath.Join(t.TempDir(), "cashier.db"),
+		path:   sqlitetest.Path(t),
 		key:    bytes.Repeat([]byte{7}, sqlite.MasterKeySize),
 		clock:  cashier.NewManualClock(t0),
 		writer: NewWriter(nil),

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/ethclient"
+
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/sandbox"
 )
@@ -59,21 +61,30 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports")
 	defer chains.stop(t)
 	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
-	// Long enough that the payment's block is before the expiry although
-	// the dev chain's block times run some seconds ahead of the clock.
-	const ttl = 45 * time.Second
-	env := []string{"CASHIER_COLLECTION_TTL=" + ttl.String(),
-		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
+	var env []string
 	startService := func() *proc {
 		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports", "--webhook-url", "http://"+ln.Addr().String()+"/hook")
 		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
 		return p
 	}
-	svc := startService()
+	// A first run provisions the demo merchant and its contracts, then
+	// stops.
+	startService().stop(t)
 	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The dev chain's block times run ahead of the clock by about as many
+	// seconds as it made blocks faster than one a second (provisioning
+	// makes many). The orders live that lead plus 20 s, room for the steps
+	// up to the payment, so that the payment's block is before the expiry
+	// without waiting out a fixed worst-case lifetime (checked below).
+	lead := chainLead(ctx, t, info.Networks["ETH"].RPCURL)
+	ttl := (lead + 20*time.Second).Round(time.Second)
+	t.Logf("the chain's block times lead the clock by %s: orders live %s", lead.Round(100*time.Millisecond), ttl)
+	env = []string{"CASHIER_COLLECTION_TTL=" + ttl.String(),
+		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
+	svc := startService()
 	mu.Lock()
 	key = info.WebhookKey
 	mu.Unlock()
@@ -150,4 +161,20 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 	if d, err := api.CollectionDetail(ctx, "DOWN-UNPAID"); err != nil || d.Status != "EXPIRED" {
 		t.Fatalf("the unpaid order: %+v, %v", d, err)
 	}
+}
+
+// chainLead is how far the EVM dev chain's latest block time is ahead of
+// the clock (zero when it is not).
+func chainLead(ctx context.Context, t *testing.T, rpc string) time.Duration {
+	t.Helper()
+	ec, err := ethclient.Dial(rpc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ec.Close()
+	h, err := ec.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return max(0, time.Until(time.Unix(int64(h.Time), 0)))
 }
