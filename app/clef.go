@@ -24,20 +24,17 @@ type ExecutorClef struct {
 // sealed executor key: Clef signs Ethereum transactions only).
 func ParseExecutorClef(endpoints, accounts string) (map[cashier.Chain]ExecutorClef, error) {
 	pairs := func(s, what string) (map[cashier.Chain]string, error) {
-		out := map[cashier.Chain]string{}
-		for _, e := range splitList(s) {
-			k, v, ok := strings.Cut(e, "=")
-			c, err := cashier.ParseChain(strings.TrimSpace(k))
-			if !ok || err != nil || strings.TrimSpace(v) == "" {
-				return nil, fmt.Errorf("%s %q: want CHAIN=VALUE,… with CHAIN ETH or ARB", what, e)
-			}
+		out, err := chainPairs(s, what)
+		if err != nil {
+			return nil, err
+		}
+		for c, v := range out {
 			if !c.IsEVM() {
 				return nil, fmt.Errorf("%s: Clef signs for EVM networks only; the %s executor stays a sealed key", what, c)
 			}
-			if _, dup := out[c]; dup {
-				return nil, fmt.Errorf("%s: %s given twice", what, c)
+			if v == "" {
+				return nil, fmt.Errorf("%s: %s has no value: want CHAIN=VALUE,… with CHAIN ETH or ARB", what, c)
 			}
-			out[c] = strings.TrimSpace(v)
 		}
 		return out, nil
 	}

@@ -197,31 +197,34 @@ type gasPrice struct {
 	feed  string
 }
 
+// chainPairs reads a setting of the form CHAIN=VALUE,… (what names it in
+// errors); each network at most once.
+func chainPairs(s, what string) (map[cashier.Chain]string, error) {
+	out := map[cashier.Chain]string{}
+	for _, e := range splitList(s) {
+		k, v, ok := strings.Cut(e, "=")
+		c, err := cashier.ParseChain(strings.TrimSpace(k))
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%s %q: want CHAIN=VALUE,… with CHAIN one of TRON, ETH, ARB", what, e)
+		}
+		if _, dup := out[c]; dup {
+			return nil, fmt.Errorf("%s: %s given twice", what, c)
+		}
+		out[c] = strings.TrimSpace(v)
+	}
+	return out, nil
+}
+
 // ParseGasPolicy reads CASHIER_GAS_POLICY ("ETH=fee+gas,ARB=fee"; a network
 // not named is fee) and CASHIER_GAS_PRICE ("ETH=3150.5" or
 // "ETH=feed:0xADDR"), and returns the price of every fee+gas network.
 // fee+gas is for EVM networks, and needs a price.
 func ParseGasPolicy(policy, price string) (map[cashier.Chain]gasPrice, error) {
-	pairs := func(s, what string) (map[cashier.Chain]string, error) {
-		out := map[cashier.Chain]string{}
-		for _, e := range splitList(s) {
-			k, v, ok := strings.Cut(e, "=")
-			c, err := cashier.ParseChain(strings.TrimSpace(k))
-			if !ok || err != nil {
-				return nil, fmt.Errorf("%s %q: want CHAIN=VALUE,… with CHAIN one of TRON, ETH, ARB", what, e)
-			}
-			if _, dup := out[c]; dup {
-				return nil, fmt.Errorf("%s: %s given twice", what, c)
-			}
-			out[c] = strings.TrimSpace(v)
-		}
-		return out, nil
-	}
-	pol, err := pairs(policy, "gas policy")
+	pol, err := chainPairs(policy, "gas policy")
 	if err != nil {
 		return nil, err
 	}
-	pri, err := pairs(price, "gas price")
+	pri, err := chainPairs(price, "gas price")
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,6 @@ import (
 	"github.com/stablecashier/cashier/clef/cleftest"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
-	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/sandbox"
 )
 
@@ -88,30 +87,7 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 
 	send := func(key string, to common.Address, value *big.Int, payload []byte) {
 		t.Helper()
-		k, err := crypto.HexToECDSA(strings.TrimPrefix(key, "0x"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		from := crypto.PubkeyToAddress(k.PublicKey)
-		n, err := ec.PendingNonceAt(ctx, from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		head, err := ec.HeaderByNumber(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tip := big.NewInt(params.GWei)
-		tx := types.MustSignNewTx(k, types.LatestSignerForChainID(new(big.Int).SetUint64(eth.ChainID)), &types.DynamicFeeTx{
-			ChainID: new(big.Int).SetUint64(eth.ChainID), Nonce: n, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
-			Gas: 200_000, To: &to, Value: value, Data: payload,
-		})
-		if err := ec.SendTransaction(ctx, tx); err != nil {
-			t.Fatal(err)
-		}
-		if r, err := devchain.WaitMined(ctx, ec, tx.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
-			t.Fatalf("transaction %s: %v", tx.Hash(), err)
-		}
+		sendAndWait(t, ctx, ec, eth.ChainID, key, to, value, payload)
 	}
 	send(info.Roles["owner"].PrivateKey, executor, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether)), nil)
 	owner := info.Wallets["customer"].EVMAddress
