@@ -57,8 +57,7 @@ func TestContractDeployOnTheBinary(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	sbDir := t.TempDir()
-	chains := start(t, nil, "sandbox", "--only", "chains", "--data", sbDir, "--free-ports")
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
+	startChains(t, sbDir)
 	info, err := sandbox.ReadInfo(filepath.Join(sbDir, sandbox.InfoFile))
 	if err != nil {
 		t.Fatal(err)

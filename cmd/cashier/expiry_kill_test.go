@@ -58,9 +58,8 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 	go hook.Serve(ln)
 	defer hook.Close()
 
-	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports")
+	chains := startChains(t, data)
 	defer chains.stop(t)
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
 	var env []string
 	startService := func() *proc {
 		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports", "--webhook-url", "http://"+ln.Addr().String()+"/hook")

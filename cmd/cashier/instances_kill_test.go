@@ -107,8 +107,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
 	dbEnv := databaseEnv()
-	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
+	startChains(t, data, "--tron-block-interval", "300ms")
 
 	// Webhook receiver, verifying signatures: SUCCESS events by order.
 	var hookMu sync.Mutex

@@ -38,8 +38,7 @@ func TestPayoutsSurviveKills(t *testing.T) {
 	kills := killPoints(t, 20)
 	ctx := context.Background()
 	data := t.TempDir()
-	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
+	startChains(t, data, "--tron-block-interval", "300ms")
 
 	// Small batches: more executions, more states to be killed in.
 	env := []string{"CASHIER_PAYOUT_BATCH_SIZE=4", "CASHIER_PAYOUT_WINDOW=300ms"}

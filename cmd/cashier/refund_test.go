@@ -71,9 +71,8 @@ func TestRefunds(t *testing.T) {
 	defer hook.Close()
 
 	data := t.TempDir()
-	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports")
+	chains := startChains(t, data)
 	defer chains.stop(t)
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
 	env := []string{"CASHIER_PAYOUT_WINDOW=300ms"}
 	startService := func(first bool) *proc {
 		args := []string{"sandbox", "--only", "service", "--data", data, "--free-ports"}

@@ -37,8 +37,7 @@ func TestSandboxSplit(t *testing.T) {
 	data := t.TempDir()
 	infoPath := filepath.Join(data, sandbox.InfoFile)
 
-	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "200ms")
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
+	chains := startChains(t, data, "--tron-block-interval", "200ms")
 	info, err := sandbox.ReadInfo(infoPath)
 	if err != nil {
 		t.Fatal(err)

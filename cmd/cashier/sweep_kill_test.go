@@ -40,8 +40,7 @@ func TestSweepsSurviveKills(t *testing.T) {
 	kills := killPoints(t, 12)
 	ctx := context.Background()
 	data := t.TempDir()
-	chains := start(t, nil, "sandbox", "--only", "chains", "--data", data, "--free-ports", "--tron-block-interval", "300ms", "--block-period", "300ms")
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(chains.stderr.String(), "sandbox chains ready") })
+	startChains(t, data, "--tron-block-interval", "300ms", "--block-period", "300ms")
 	env := []string{"CASHIER_SWEEP_INTERVAL=700ms", "CASHIER_SWEEP_MIN=1", "CASHIER_WATCH_INTERVAL=100ms"}
 	startService := func() *proc {
 		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports")
