@@ -125,6 +125,8 @@ func (r reader) Merchants(ctx context.Context) ([]cashier.Merchant, error) {
 		`SELECT `+merchantCols+` FROM merchants ORDER BY created_at, id`)
 }
 
+// queryAll runs query on q and returns every row read by scan (an empty
+// list, not nil, when there is none); what names the list in errors.
 func queryAll[T any](ctx context.Context, q querier, what string, scan func(scanner) (*T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {

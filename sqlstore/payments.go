@@ -138,23 +138,7 @@ func (r reader) Payment(ctx context.Context, c cashier.Chain, txHash string, log
 }
 
 func (r reader) payments(ctx context.Context, what, query string, args ...any) ([]cashier.Payment, error) {
-	rows, err := r.q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []cashier.Payment
-	for rows.Next() {
-		p, err := scanPayment(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: %s: %w", what, err)
-		}
-		out = append(out, *p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: %s: %w", what, err)
-	}
-	return out, nil
+	return queryAll(ctx, r.q, what, scanPayment, query, args...)
 }
 
 func (r reader) PaymentsByOrder(ctx context.Context, orderID string) ([]cashier.Payment, error) {
@@ -202,24 +186,12 @@ func (r reader) CollectionsByAddress(ctx context.Context, c cashier.Chain, addrs
 		for _, a := range batch {
 			args = append(args, a)
 		}
-		rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+` FROM collection_orders
+		some, err := queryAll(ctx, r.q, "orders by address", scanCollection, `SELECT `+collectionCols+` FROM collection_orders
 			WHERE chain = ? AND deposit_address IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("store: orders by address: %w", err)
+			return nil, err
 		}
-		for rows.Next() {
-			o, err := scanCollection(rows)
-			if err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: orders by address: %w", err)
-			}
-			out = append(out, *o)
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("store: orders by address: %w", err)
-		}
+		out = append(out, some...)
 	}
 	return out, nil
 }
@@ -265,21 +237,8 @@ func (t *tx) AddShownAddress(ctx context.Context, c cashier.Chain, addr, orderID
 }
 
 func (r reader) ExpiringCollections(ctx context.Context, c cashier.Chain, t time.Time, n int) ([]cashier.CollectionOrder, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+collectionCols+` FROM collection_orders
+	return queryAll(ctx, r.q, "expiring orders", scanCollection, `SELECT `+collectionCols+` FROM collection_orders
 		WHERE status = 'PENDING' AND expire_at <= ? AND chain = ? ORDER BY expire_at LIMIT ?`, t.UnixMilli(), c, n)
-	if err != nil {
-		return nil, fmt.Errorf("store: expiring orders: %w", err)
-	}
-	defer rows.Close()
-	var out []cashier.CollectionOrder
-	for rows.Next() {
-		o, err := scanCollection(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: expiring orders: %w", err)
-		}
-		out = append(out, *o)
-	}
-	return out, rows.Err()
 }
 
 func (r reader) NextCollectionExpiry(ctx context.Context) (time.Time, error) {

@@ -336,37 +336,12 @@ func (r reader) Exec(ctx context.Context, id string) (*cashier.PayoutExec, error
 
 // OpenExecs implements cashier.ExecReader.
 func (r reader) OpenExecs(ctx context.Context) ([]cashier.PayoutExec, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+execCols+` FROM payout_execs WHERE state NOT IN ('done', 'failed') ORDER BY created_at, rowid`)
-	if err != nil {
-		return nil, fmt.Errorf("store: list executions: %w", err)
-	}
-	defer rows.Close()
-	var out []cashier.PayoutExec
-	for rows.Next() {
-		e, err := scanExec(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list executions: %w", err)
-		}
-		out = append(out, *e)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, r.q, "executions", scanExec,
+		`SELECT `+execCols+` FROM payout_execs WHERE state NOT IN ('done', 'failed') ORDER BY created_at, rowid`)
 }
 
 func (r reader) payoutRows(ctx context.Context, query string, args ...any) ([]cashier.PayoutOrder, error) {
-	rows, err := r.q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: list payout orders: %w", err)
-	}
-	defer rows.Close()
-	var out []cashier.PayoutOrder
-	for rows.Next() {
-		o, err := scanPayout(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list payout orders: %w", err)
-		}
-		out = append(out, *o)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, r.q, "payout orders", scanPayout, query, args...)
 }
 
 // ExecOrders implements cashier.ExecReader.

@@ -170,23 +170,8 @@ func (r reader) Cashier(ctx context.Context, id string) (*cashier.Cashier, error
 // CashiersByMerchant lists the merchant's cashiers, oldest first, so the
 // first is the merchant's first cashier.
 func (r reader) CashiersByMerchant(ctx context.Context, merchantID string) ([]cashier.Cashier, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+cashierCols+` FROM cashiers WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
-	if err != nil {
-		return nil, fmt.Errorf("store: list cashiers: %w", err)
-	}
-	defer rows.Close()
-	var out []cashier.Cashier
-	for rows.Next() {
-		c, err := scanCashier(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list cashiers: %w", err)
-		}
-		out = append(out, *c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list cashiers: %w", err)
-	}
-	return out, nil
+	return queryAll(ctx, r.q, "cashiers", scanCashier,
+		`SELECT `+cashierCols+` FROM cashiers WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
 }
 
 const contractCols = `id, merchant_id, chain, address, webhook_url, status, created_at,
@@ -216,23 +201,8 @@ func (r reader) Contract(ctx context.Context, id string) (*cashier.Contract, err
 
 // ContractsByMerchant lists the merchant's contracts, oldest first.
 func (r reader) ContractsByMerchant(ctx context.Context, merchantID string) ([]cashier.Contract, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+contractCols+` FROM contracts WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
-	if err != nil {
-		return nil, fmt.Errorf("store: list contracts: %w", err)
-	}
-	defer rows.Close()
-	var out []cashier.Contract
-	for rows.Next() {
-		c, err := scanContract(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list contracts: %w", err)
-		}
-		out = append(out, *c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list contracts: %w", err)
-	}
-	return out, nil
+	return queryAll(ctx, r.q, "contracts", scanContract,
+		`SELECT `+contractCols+` FROM contracts WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
 }
 
 // ---- collection orders

@@ -117,20 +117,7 @@ func (r reader) Refunds(ctx context.Context, f cashier.RefundFilter) ([]cashier.
 	if f.Limit > 0 {
 		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
 	}
-	rows, err := r.q.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: list refunds: %w", err)
-	}
-	defer rows.Close()
-	var out []cashier.Refund
-	for rows.Next() {
-		x, err := scanRefund(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list refunds: %w", err)
-		}
-		out = append(out, *x)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, r.q, "refunds", scanRefund, q, args...)
 }
 
 // SentRefunds implements cashier.RefundReader.
