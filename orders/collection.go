@@ -145,22 +145,33 @@ type ListRequest struct {
 	PageSize   int // 0: default
 }
 
-// Collections lists the merchant's collection orders, newest first.
-func (s *Service) Collections(ctx context.Context, m *cashier.Merchant, req ListRequest) ([]cashier.CollectionOrder, int, cashier.CollectionFilter, error) {
-	f := cashier.CollectionFilter{MerchantID: m.ID, Start: req.Start, End: req.End, Page: req.Page, PageSize: req.PageSize}
-	if f.Page == 0 {
-		f.Page = 1
+// paging checks a list request's page, size and time range, and fills in
+// the defaults.
+func (s *Service) paging(req ListRequest) (page, size int, err error) {
+	page, size = req.Page, req.PageSize
+	if page == 0 {
+		page = 1
 	}
-	if f.PageSize == 0 {
-		f.PageSize = s.Config.DefaultPageSize
+	if size == 0 {
+		size = s.Config.DefaultPageSize
 	}
 	switch {
-	case f.Page < 1:
-		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "page must be at least 1")
-	case f.PageSize < 1 || f.PageSize > s.Config.MaxPageSize:
-		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "pageSize must be between 1 and %d", s.Config.MaxPageSize)
-	case !f.Start.IsZero() && !f.End.IsZero() && f.End.Before(f.Start):
-		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "endTime is before startTime")
+	case page < 1:
+		return page, size, cashier.Errorf(cashier.EInvalid, "page must be at least 1")
+	case size < 1 || size > s.Config.MaxPageSize:
+		return page, size, cashier.Errorf(cashier.EInvalid, "pageSize must be between 1 and %d", s.Config.MaxPageSize)
+	case !req.Start.IsZero() && !req.End.IsZero() && req.End.Before(req.Start):
+		return page, size, cashier.Errorf(cashier.EInvalid, "endTime is before startTime")
+	}
+	return page, size, nil
+}
+
+// Collections lists the merchant's collection orders, newest first.
+func (s *Service) Collections(ctx context.Context, m *cashier.Merchant, req ListRequest) ([]cashier.CollectionOrder, int, cashier.CollectionFilter, error) {
+	f := cashier.CollectionFilter{MerchantID: m.ID, Start: req.Start, End: req.End}
+	var err error
+	if f.Page, f.PageSize, err = s.paging(req); err != nil {
+		return nil, 0, f, err
 	}
 	if req.Status != "" {
 		st := cashier.CollectionStatus(strings.ToUpper(req.Status))

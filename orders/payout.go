@@ -306,20 +306,10 @@ func (s *Service) addPayoutEvent(ctx context.Context, tx cashier.Tx, o *cashier.
 // Payouts lists the merchant's payout orders, newest first, with the
 // collection list's paging and filters (contractID: "" any).
 func (s *Service) Payouts(ctx context.Context, m *cashier.Merchant, contractID string, req ListRequest) ([]cashier.PayoutOrder, int, cashier.PayoutFilter, error) {
-	f := cashier.PayoutFilter{MerchantID: m.ID, ContractID: contractID, Start: req.Start, End: req.End, Page: req.Page, PageSize: req.PageSize}
-	if f.Page == 0 {
-		f.Page = 1
-	}
-	if f.PageSize == 0 {
-		f.PageSize = s.Config.DefaultPageSize
-	}
-	switch {
-	case f.Page < 1:
-		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "page must be at least 1")
-	case f.PageSize < 1 || f.PageSize > s.Config.MaxPageSize:
-		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "pageSize must be between 1 and %d", s.Config.MaxPageSize)
-	case !f.Start.IsZero() && !f.End.IsZero() && f.End.Before(f.Start):
-		return nil, 0, f, cashier.Errorf(cashier.EInvalid, "endTime is before startTime")
+	f := cashier.PayoutFilter{MerchantID: m.ID, ContractID: contractID, Start: req.Start, End: req.End}
+	var err error
+	if f.Page, f.PageSize, err = s.paging(req); err != nil {
+		return nil, 0, f, err
 	}
 	if req.Status != "" {
 		st := cashier.PayoutStatus(strings.ToUpper(req.Status))
