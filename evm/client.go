@@ -316,26 +316,7 @@ func (c *Client) TransferLogs(ctx context.Context, token string, to []string, fr
 	if err != nil {
 		return nil, err
 	}
-	times := map[uint64]time.Time{}
-	out := make([]cashier.Transfer, 0, len(logs))
-	for _, l := range logs {
-		tr, ok := c.transferOf(l)
-		if !ok {
-			continue
-		}
-		bt, ok := times[l.BlockNumber]
-		if !ok {
-			ref, err := c.BlockByNumber(ctx, l.BlockNumber)
-			if err != nil {
-				return nil, err
-			}
-			bt = ref.Time
-			times[l.BlockNumber] = bt
-		}
-		tr.BlockTime = bt
-		out = append(out, tr)
-	}
-	return out, nil
+	return c.transfersOf(ctx, logs)
 }
 
 func cmpU64(a, b uint64) int {
@@ -522,15 +503,22 @@ func (c *Client) AccountTransfers(ctx context.Context, token, account string, fr
 		}
 		return cmpU64(uint64(a.Index), uint64(b.Index))
 	})
+	return c.transfersOf(ctx, logs)
+}
+
+// transfersOf turns logs into the transfers they record, each with its
+// block's time; a log listed twice (a transfer to itself matches both the
+// from and the to query) counts once.
+func (c *Client) transfersOf(ctx context.Context, logs []types.Log) ([]cashier.Transfer, error) {
 	times := map[uint64]time.Time{}
 	out := make([]cashier.Transfer, 0, len(logs))
 	seen := map[[2]uint64]bool{}
 	for _, l := range logs {
-		if key := [2]uint64{l.BlockNumber, uint64(l.Index)}; seen[key] {
+		key := [2]uint64{l.BlockNumber, uint64(l.Index)}
+		if seen[key] {
 			continue
-		} else {
-			seen[key] = true
 		}
+		seen[key] = true
 		tr, ok := c.transferOf(l)
 		if !ok {
 			continue
