@@ -289,6 +289,13 @@ func (c *Chain) includable() bool {
 	return len(pending) > 0
 }
 
+// syncPool waits until the pool has reset to the current head.
+func (c *Chain) syncPool() error {
+	c.mine.Lock()
+	defer c.mine.Unlock()
+	return c.eth.TxPool().Sync()
+}
+
 // Commit seals a block now with whatever the pool holds and returns its hash.
 func (c *Chain) Commit() common.Hash {
 	c.mine.Lock()
@@ -360,6 +367,13 @@ func (c *Chain) Transact(ctx context.Context, key *ecdsa.PrivateKey, to *common.
 	}
 	r, err := WaitMined(ctx, c.Client, tx.Hash())
 	if err != nil {
+		return nil, err
+	}
+	// The pool judges new transactions against the state it last reset to,
+	// and it resets in the background a moment after the block becomes the
+	// head: without this, a transaction spending what this one delivered
+	// could be refused for "insufficient funds".
+	if err := c.syncPool(); err != nil {
 		return nil, err
 	}
 	if r.Status != types.ReceiptStatusSuccessful {
