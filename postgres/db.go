@@ -72,6 +72,8 @@ var Dialect = &sqlstore.Dialect{
 	SkipLocked: " FOR UPDATE SKIP LOCKED",
 	// Read committed would let a list's page and its count see two states.
 	Snapshot: sql.LevelRepeatableRead,
+	// The sequences of migration 0025, as the insert trigger uses them.
+	NextNum: `nextval('%s_num_seq')`,
 }
 
 func pgCode(err error) string {

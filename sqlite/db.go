@@ -81,6 +81,9 @@ var Dialect = &sqlstore.Dialect{
 		return nil
 	},
 	CloseSQL: `PRAGMA optimize`,
+	// One writer at a time: the maximum is the last number given (the
+	// unique index on num makes it one step).
+	NextNum: `(SELECT IFNULL(MAX(num), 0) + 1 FROM %s)`,
 }
 
 // sqliteCode returns the extended result code of err, or 0.

@@ -85,6 +85,18 @@ func inserted(res sql.Result, err error, what, dupMsg string) error {
 	return nil
 }
 
+// insertedNum is inserted for a numbered insert (Dialect.NextNum), whose
+// RETURNING gives no row when the row's unique keys existed already.
+func insertedNum(err error, what, dupMsg string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return cashier.Errorf(cashier.EDuplicate, "%s", dupMsg)
+	}
+	if err != nil {
+		return writeErr(err, what, dupMsg)
+	}
+	return nil
+}
+
 // readErr maps "no rows" to the not-found error and wraps the rest.
 func readErr(err error, what string, notFound *cashier.Error) error {
 	if errors.Is(err, sql.ErrNoRows) {

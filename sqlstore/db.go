@@ -80,7 +80,7 @@ func New(ctx context.Context, write, read *sql.DB, d *Dialect, opts Options) (*D
 	db := &DB{write: write, read: read, sealer: opts.Sealer, dialect: d}
 	db.cache = newLookupCache(opts.CacheTTL)
 	var err error
-	if db.prep, err = prepare(ctx, write); err != nil {
+	if db.prep, err = prepare(ctx, write, d); err != nil {
 		return nil, err
 	}
 	db.writer = newGroupWriter(write, opts.WriteQueue, opts.MaxBatch, db.cache.invalidate, db.prep, d)

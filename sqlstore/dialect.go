@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -46,6 +47,35 @@ type Dialect struct {
 	// Snapshot is the isolation of the read-only transactions a list
 	// reads its page and count in; it must give one snapshot.
 	Snapshot sql.IsolationLevel
+	// NextNum is the SQL expression that numbers a new row of a table (%s:
+	// its name) inside the row's INSERT, which then returns the number: no
+	// trigger writes the row a second time and no query reads it back.
+	NextNum string
+
+	numberedOnce sync.Once
+	numbered     numberedInserts
+}
+
+// numberedInserts are the order inserts that number their row.
+type numberedInserts struct{ collection, payout string }
+
+// inserts returns d's numbered order inserts, built once.
+func (d *Dialect) inserts() *numberedInserts {
+	d.numberedOnce.Do(func() {
+		d.numbered = numberedInserts{
+			collection: numberedInsert(d, "collection_orders", collectionCols),
+			payout:     numberedInsert(d, "payout_orders", payoutCols),
+		}
+	})
+	return &d.numbered
+}
+
+// numberedInsert inserts a row of table with cols (one placeholder each)
+// and the next number, returning the number; nothing when the row's
+// unique keys exist already.
+func numberedInsert(d *Dialect, table, cols string) string {
+	return `INSERT INTO ` + table + ` (` + cols + `, num) VALUES (` + placeholders(cols) + `, ` +
+		fmt.Sprintf(d.NextNum, table) + `) ON CONFLICT DO NOTHING RETURNING num`
 }
 
 // dialects are those of the stores opened in this process, for the error
@@ -90,8 +120,8 @@ func isForeignKey(err error) bool {
 }
 
 func (d *Dialect) check() error {
-	if d.Name == "" || d.IsUnique == nil || d.IsForeignKey == nil || d.WatchWrites == nil {
-		return errors.New("sqlstore: the dialect needs a name, error classifiers and a write watcher")
+	if d.Name == "" || d.IsUnique == nil || d.IsForeignKey == nil || d.WatchWrites == nil || d.NextNum == "" {
+		return errors.New("sqlstore: the dialect needs a name, error classifiers, a write watcher and NextNum")
 	}
 	return nil
 }

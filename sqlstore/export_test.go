@@ -11,13 +11,13 @@ import (
 func Prepared(db *DB, q string) bool { return db.prep[q] != nil }
 
 // HotStatements are the statements prepared at New.
-var HotStatements = []string{savepoint, release, rollbackTo, insertCollection, insertEvent}
+func HotStatements(db *DB) []string { return hotStatements(db.dialect) }
 
 // CreateCollectionUnprepared creates o through a Tx built without the
 // prepared statements, as code elsewhere in the package may build one.
 func CreateCollectionUnprepared(ctx context.Context, db *DB, o *cashier.CollectionOrder) error {
 	return db.writeTx(ctx, func(sqlTx *sql.Tx) error {
-		plain := &tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx}
+		plain := &tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx, d: db.dialect}
 		return plain.CreateCollection(ctx, o)
 	})
 }

@@ -23,21 +23,24 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING RETURNING seq`
 )
 
-// insertCollection has one placeholder per column of collectionCols, so
-// a column added there cannot leave the statement short.
-var insertCollection = `INSERT INTO collection_orders (` + collectionCols + `) VALUES (` + placeholders(collectionCols) + `) ON CONFLICT DO NOTHING`
-
 // placeholders returns "?, ?, …", one per comma-separated column of cols.
 func placeholders(cols string) string {
 	return strings.Repeat("?, ", strings.Count(cols, ",")) + "?"
 }
 
+// hotStatements are the statements prepared at New. The order inserts
+// have one placeholder per column of collectionCols and payoutCols, so a
+// column added there cannot leave a statement short.
+func hotStatements(d *Dialect) []string {
+	return []string{savepoint, release, rollbackTo, d.inserts().collection, d.inserts().payout, insertEvent}
+}
+
 // prepared maps a query to its statement on the write pool.
 type prepared map[string]*sql.Stmt
 
-func prepare(ctx context.Context, write *sql.DB) (prepared, error) {
+func prepare(ctx context.Context, write *sql.DB, d *Dialect) (prepared, error) {
 	p := prepared{}
-	for _, q := range []string{savepoint, release, rollbackTo, insertCollection, insertEvent} {
+	for _, q := range hotStatements(d) {
 		s, err := write.PrepareContext(ctx, q)
 		if err != nil {
 			return nil, fmt.Errorf("store: prepare %.40q: %w", q, err)

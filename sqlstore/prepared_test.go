@@ -29,7 +29,7 @@ func TestPreparedStatements(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, q := range sqlstore.HotStatements {
+	for _, q := range sqlstore.HotStatements(db) {
 		if !sqlstore.Prepared(db, q) {
 			t.Fatalf("not prepared: %.30q", q)
 		}

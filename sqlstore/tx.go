@@ -108,11 +108,8 @@ func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	if err != nil {
 		return err
 	}
-	res, err := t.prep.exec(ctx, t.tx, insertCollection, args...)
-	if err = inserted(res, err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
-		return err
-	}
-	return t.readNum(ctx, "collection_orders", o.ID, &o.Num)
+	err = t.prep.queryRow(ctx, t.tx, t.d.inserts().collection, args...).Scan(&o.Num)
+	return insertedNum(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo))
 }
 
 // UpdateCollection writes every field of o but its ID, if the stored
@@ -175,12 +172,8 @@ func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 	if err != nil {
 		return err
 	}
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO payout_orders (`+payoutCols+`)
-		VALUES (`+placeholders(payoutCols)+`) ON CONFLICT DO NOTHING`, args...)
-	if err = inserted(res, err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo)); err != nil {
-		return err
-	}
-	return t.readNum(ctx, "payout_orders", o.ID, &o.Num)
+	err = t.prep.queryRow(ctx, t.tx, t.d.inserts().payout, args...).Scan(&o.Num)
+	return insertedNum(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo))
 }
 
 // UpdatePayout writes every field of o but its ID, if the stored version is
