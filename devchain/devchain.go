@@ -296,11 +296,15 @@ func (c *Chain) syncPool() error {
 	return c.eth.TxPool().Sync()
 }
 
-// Commit seals a block now with whatever the pool holds and returns its hash.
+// Commit seals a block now with whatever the pool holds and returns its
+// hash, once the pool has reset to it (a transaction sent next is judged
+// against the new block's state).
 func (c *Chain) Commit() common.Hash {
 	c.mine.Lock()
 	defer c.mine.Unlock()
-	return c.beacon.Commit()
+	h := c.beacon.Commit()
+	_ = c.eth.TxPool().Sync() // fails only once the pool has stopped
+	return h
 }
 
 // Fork rewinds the canonical head to the block parent. Blocks committed
