@@ -9,9 +9,11 @@ import (
 // bodies carry them where the provider documents a number (Long id, Integer
 // cashierId and contractId); the string ids stay the identity of the API.
 // Triggers of migration 0004 assign them on insert, so every writer gets
-// one without knowing about it. Create* sets the struct's Num; the row
-// readers leave the column alone (every query of a table keeps its column
-// list), and NumericID reads it where it is needed.
+// one without knowing about it; the order inserts, on the hot path, take
+// the number themselves (Dialect.NextNum) and return it, so that SQLite's
+// trigger does not write the row twice. Create* sets the struct's Num; the
+// row readers leave the column alone (every query of a table keeps its
+// column list), and NumericID reads it where it is needed.
 
 // numTables are the tables with a numeric identity.
 var numTables = map[string]bool{"cashiers": true, "contracts": true, "collection_orders": true, "payout_orders": true}
