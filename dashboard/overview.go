@@ -22,10 +22,23 @@ type Overview struct {
 	ByToken        []TokenVolume    `json:"byToken"`
 	AwaitingReview int              `json:"awaitingReview"`
 	FailingHooks   int              `json:"failingWebhooks"`
+	HeldBatches    []HeldBatch      `json:"heldBatches"`
 	Networks       []map[string]any `json:"networks"`
 	Gas            []GasVolume      `json:"gas"`
 	DayChart       Chart            `json:"-"`
 	TokenChart     Chart            `json:"-"`
+}
+
+// HeldBatch is a payout batch that was not sent and waits, with why: a
+// signer that refused it (Clef's rules), a gas cap, a paused token, a node
+// that failed. Its orders stay PROCESSING until it is sent.
+type HeldBatch struct {
+	ExecID     string        `json:"execId"`
+	ChainID    cashier.Chain `json:"chainId"`
+	Contract   string        `json:"contract"`
+	MerchantID string        `json:"merchantId"`
+	Reason     string        `json:"reason"`
+	Since      int64         `json:"since"` // Unix ms of its last attempt
 }
 
 // DayVolume is the paid collection volume of one UTC day per symbol, in
@@ -220,6 +233,9 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 			ov.FailingHooks++
 		}
 	}
+	if ov.HeldBatches, err = s.heldBatches(r, a, mid); err != nil {
+		return nil, err
+	}
 	if ov.Gas, err = s.gasVolumes(r, mid, start); err != nil {
 		return nil, err
 	}
@@ -227,6 +243,32 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 		return nil, err
 	}
 	return ov, nil
+}
+
+// heldBatches lists the open payout batches whose last attempt was not
+// sent, of merchant mid ("": every merchant a may read), oldest first.
+func (s *Server) heldBatches(r *http.Request, a *actor, mid string) ([]HeldBatch, error) {
+	ctx := r.Context()
+	execs, err := s.Store.OpenExecs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	held := []HeldBatch{}
+	for _, e := range execs {
+		if e.State != cashier.ExecCreated || e.LastError == "" {
+			continue
+		}
+		k, err := s.Store.Contract(ctx, e.ContractID)
+		if err != nil {
+			return nil, err
+		}
+		if !a.mayReadMerchant(k.MerchantID) || mid != "" && k.MerchantID != mid {
+			continue
+		}
+		held = append(held, HeldBatch{ExecID: e.ID, ChainID: e.Chain, Contract: e.Contract, MerchantID: k.MerchantID,
+			Reason: e.LastError, Since: e.UpdatedAt.UnixMilli()})
+	}
+	return held, nil
 }
 
 // scaleTo6 brings an amount to 6 decimals so tokens of different
