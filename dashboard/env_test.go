@@ -251,3 +251,13 @@ func fmtAny(v any) string {
 }
 
 func contains(s, sub string) bool { return sub != "" && strings.Contains(s, sub) }
+
+// contractPair returns a payout contract record of each merchant on
+// Ethereum, not yet stored.
+func (e *env) contractPair() (k1, k2 *cashier.Contract) {
+	k1 = &cashier.Contract{ID: "k_one", MerchantID: e.m1.ID, Chain: cashier.ChainETH, Address: "0x00000000000000000000000000000000000c0001",
+		Status: cashier.ContractActive, CreatedAt: time.Now()}
+	k2 = &cashier.Contract{ID: "k_two", MerchantID: e.m2.ID, Chain: cashier.ChainETH, Address: "0x00000000000000000000000000000000000c0002",
+		Status: cashier.ContractActive, CreatedAt: time.Now()}
+	return k1, k2
+}

@@ -19,10 +19,7 @@ import (
 func TestOverviewFeesAgainstGas(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
-	k1 := &cashier.Contract{ID: "k_one", MerchantID: e.m1.ID, Chain: cashier.ChainETH, Address: "0x00000000000000000000000000000000000c0001",
-		Status: cashier.ContractActive, CreatedAt: time.Now()}
-	k2 := &cashier.Contract{ID: "k_two", MerchantID: e.m2.ID, Chain: cashier.ChainETH, Address: "0x00000000000000000000000000000000000c0002",
-		Status: cashier.ContractActive, CreatedAt: time.Now()}
+	k1, k2 := e.contractPair()
 	order := func(id string, k *cashier.Contract, status cashier.PayoutStatus, gasAmount, gasSpent string) *cashier.PayoutOrder {
 		return &cashier.PayoutOrder{ID: id, MerchantID: k.MerchantID, ContractID: k.ID, OrderNo: id, Chain: cashier.ChainETH,
 			Recipient: "0x00000000000000000000000000000000000d0001", Symbol: "USDT", Decimals: 6, Amount: big.NewInt(5_000_000),

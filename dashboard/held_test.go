@@ -19,10 +19,7 @@ func TestOverviewListsBatchesNotSent(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	now := time.Now()
-	k1 := &cashier.Contract{ID: "k_one", MerchantID: e.m1.ID, Chain: cashier.ChainETH, Address: "0x00000000000000000000000000000000000c0001",
-		Status: cashier.ContractActive, CreatedAt: now}
-	k2 := &cashier.Contract{ID: "k_two", MerchantID: e.m2.ID, Chain: cashier.ChainETH, Address: "0x00000000000000000000000000000000000c0002",
-		Status: cashier.ContractActive, CreatedAt: now}
+	k1, k2 := e.contractPair()
 	const refused = "payout signer did not sign: clef: Request denied"
 	exec := func(id string, k *cashier.Contract, nonce int64, state cashier.ExecState, lastError string) *cashier.PayoutExec {
 		return &cashier.PayoutExec{ID: id, Chain: k.Chain, ContractID: k.ID, Contract: k.Address, Symbol: "USDT",
