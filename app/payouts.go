@@ -266,6 +266,23 @@ func ParseGasPolicy(policy, price string) (map[cashier.Chain]gasPrice, error) {
 }
 
 // parseMinGas reads "CHAIN=AMOUNT,…" in the networks' coin units.
+// parseLedgerFrom reads the ledger-from setting, CHAIN=BLOCK,….
+func parseLedgerFrom(s string) (map[cashier.Chain]uint64, error) {
+	pairs, err := chainPairs(s, "ledger from")
+	if err != nil {
+		return nil, err
+	}
+	out := map[cashier.Chain]uint64{}
+	for c, v := range pairs {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("ledger from of %s: %q is not a block number", c, v)
+		}
+		out[c] = n
+	}
+	return out, nil
+}
+
 func parseMinGas(s string, reg *cashier.Registry) (map[cashier.Chain]*big.Int, error) {
 	out := map[cashier.Chain]*big.Int{}
 	for _, e := range splitList(s) {

@@ -140,7 +140,11 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		return nil, err
 	}
 	httpCfg.Instances, httpCfg.Observe = s.Ops.LiveInstances, s.Ops.Metrics.Observe
-	s.Ledger = &ledger.Service{Store: s.Store, Registry: s.Registry, Chains: s.Chains, Refunds: refundRecords{s.Store}}
+	ledgerFrom, err := parseLedgerFrom(cfg.LedgerFrom)
+	if err != nil {
+		return nil, err
+	}
+	s.Ledger = &ledger.Service{Store: s.Store, Registry: s.Registry, Chains: s.Chains, Refunds: refundRecords{s.Store}, From: ledgerFrom}
 	httpCfg.Ledger = s.Ledger
 	s.Handler, err = cashierhttp.NewServer(httpCfg, s.Orders, s.Store, s.Registry, s.Clock, s.Logger.With("component", "http"))
 	if err != nil {

@@ -66,6 +66,7 @@ type Config struct {
 	PayoutBatchSize       int           // most orders per payout contract call
 	PayoutWindow          time.Duration // how long a partial payout batch waits for more orders
 	PayoutMinGas          string        // CHAIN=AMOUNT,…: executor balance below which payouts wait
+	LedgerFrom            string        // CHAIN=BLOCK,…: the first block payout contracts' ledgers read
 	PayoutGasCap          string        // BASE+PER: most gas (TRON: energy) one payout call may use, per recipient added
 	GasPolicy             string        // CHAIN=fee|fee+gas,…: whether batch fees also carry the gas (default fee)
 	GasPrice              string        // CHAIN=PRICE|feed:ADDR,…: token units per coin for fee+gas
@@ -236,7 +237,7 @@ var topics = []struct {
 	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "max-cpu-wait", "cache-ttl"}},
 	{"webhooks", []string{"webhook-timeout", "webhook-schedule", "webhook-workers", "webhook-lease", "webhook-signature", "webhook-body"}},
 	{"chains", []string{"eth-rpc", "arb-rpc", "tron-api", "eth-finality", "arb-finality", "late-window", "watch-interval", "scan-chunk", "watch-native"}},
-	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "payout-gas-cap", "gas-policy", "gas-price", "sweep-min", "sweep-interval"}},
+	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "payout-gas-cap", "gas-policy", "gas-price", "sweep-min", "sweep-interval", "ledger-from"}},
 	{"several instances", []string{"lease-ttl"}},
 	{"dashboard", []string{"dashboard-secure-cookie", "dashboard-password-checks"}},
 	{"monitoring", []string{"metrics-addr", "pprof-addr"}},
@@ -478,6 +479,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_IPV6_PREFIX", "ipv6-prefix", "rate limits count an IPv6 client by this prefix length", num(&c.IPv6Prefix)),
 		f("CASHIER_PAYOUT_BATCH_SIZE", "payout-batch-size", "most payout orders per contract call (1-200)", num(&c.PayoutBatchSize)),
 		f("CASHIER_PAYOUT_WINDOW", "payout-window", "how long a partial payout batch waits for more orders", dur(&c.PayoutWindow)),
+		f("CASHIER_LEDGER_FROM", "ledger-from", "per network, the first block the payout contracts' ledgers read (below the first contract's deployment), CHAIN=BLOCK,…; absent: block 0", str(&c.LedgerFrom)),
 		f("CASHIER_PAYOUT_MIN_GAS", "payout-min-gas", "executor coin balance below which payouts wait, CHAIN=AMOUNT,…", str(&c.PayoutMinGas)),
 		f("CASHIER_GAS_POLICY", "gas-policy", "per network: fee (fixed fee, the operator pays gas) or fee+gas (the batch fee also carries the gas, in tokens), CHAIN=POLICY,…", str(&c.GasPolicy)),
 		f("CASHIER_GAS_PRICE", "gas-price", "fee+gas: token units per coin, CHAIN=PRICE or CHAIN=feed:ADDRESS (Chainlink AggregatorV3), …", str(&c.GasPrice)),

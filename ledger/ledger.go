@@ -89,6 +89,12 @@ type Service struct {
 	Registry *cashier.Registry
 	Chains   map[cashier.Chain]cashier.ChainClient
 	Refunds  Refunds // optional
+	// From is, per network, the first block a ledger reads (0 or absent:
+	// the genesis block). A contract's ledger sums to its balance when the
+	// contract had no transfer before it; set it below the first payout
+	// contract's deployment, so the first read of a ledger on a public
+	// network does not walk every block since genesis.
+	From map[cashier.Chain]uint64
 
 	mu    sync.Mutex
 	scans map[string]*scan
@@ -328,7 +334,7 @@ func (s *Service) transfers(ctx context.Context, hist cashier.TransferHistory, k
 	}
 	sc := s.scans[key]
 	if sc == nil {
-		sc = &scan{}
+		sc = &scan{next: s.From[k.Chain]}
 		s.scans[key] = sc
 	}
 	s.mu.Unlock()
