@@ -139,6 +139,24 @@ type AccountTx interface {
 	EndPreviousKey(ctx context.Context, merchantID string) error
 	UpdateCashier(ctx context.Context, c *Cashier) error
 	SetNetworkState(ctx context.Context, s NetworkState) error
+	// PutOneTimeView stores v (its body sealed), and drops the views
+	// expired at v's creation.
+	PutOneTimeView(ctx context.Context, v *OneTimeView, now time.Time) error
+	// TakeOneTimeView returns the body of the view under tokenHash if it
+	// belongs to session and is unexpired at now, and deletes it: a view
+	// is taken once. nil when there is none to take.
+	TakeOneTimeView(ctx context.Context, tokenHash, session []byte, now time.Time) ([]byte, error)
+}
+
+// OneTimeView is a result shown on one page view only (a key rotation's
+// new keys): the request that makes it stores it under a random token of
+// its session and redirects to the page that takes it. It is kept in the
+// store so that the page may be served by any instance.
+type OneTimeView struct {
+	TokenHash []byte // SHA-256 of the view's token
+	Session   []byte // token hash of the session it belongs to
+	Body      []byte
+	Until     time.Time
 }
 
 // ErrTOTPReused refuses a TOTP code whose time step was accepted already.

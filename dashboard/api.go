@@ -194,7 +194,10 @@ func (s *Server) apiRoutes() {
 		if isForm(r) {
 			// POST/redirect/GET: the keys wait for one view under a token
 			// (never in the URL themselves), so a refresh cannot rotate again.
-			tok := s.shown.put(a.session.TokenHash, k, s.Clock.Now())
+			tok, err := s.putOneTime(r.Context(), a.session.TokenHash, k)
+			if err != nil {
+				return nil, err
+			}
 			http.Redirect(w, r, Prefix+"keys?view="+tok, http.StatusSeeOther)
 			return nil, nil
 		}

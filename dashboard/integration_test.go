@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/config"
 )
@@ -164,6 +165,49 @@ func TestRotationResultShownOnce(t *testing.T) {
 	secret := between(first, `id="key-secret">`, "<")
 	if _, err := client.New(e.srv.URL, apiKey, secret).CashierInfo(context.Background(), e.c1); err != nil {
 		t.Fatalf("the shown key does not work: %v", err)
+	}
+}
+
+// Behind a load balancer without sticky sessions the view after the
+// rotate form's redirect may reach another instance: the result waits in
+// the store, so an instance that did not rotate shows it, and only once.
+func TestRotationResultOnAnotherInstance(t *testing.T) {
+	e := newEnv(t, nil)
+	other, err := app.New(context.Background(), e.cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	srv2 := httptest.NewServer(other.Handler)
+	t.Cleanup(srv2.Close)
+	dev := e.signIn("developer@one.example")
+	dev.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := dev.c.PostForm(e.srv.URL+"/dashboard/api/keys/rotate", url.Values{"csrf": {dev.csrf}, "merchantId": {e.m1.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	loc := res.Header.Get("Location")
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("rotate form: %d", res.StatusCode)
+	}
+	view := func(base string) string {
+		t.Helper()
+		res, err := dev.c.Get(base + loc) // the session cookie goes to either instance
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return string(b)
+	}
+	first := view(srv2.URL)
+	apiKey := between(first, `id="key-api">`, "<")
+	if apiKey == "" {
+		t.Fatalf("the other instance shows no keys:\n%s", first)
+	}
+	if again := view(e.srv.URL); strings.Contains(again, apiKey) || !strings.Contains(again, `id="keys-gone"`) {
+		t.Fatal("the rotating instance showed the keys a second time")
 	}
 }
 

@@ -1,60 +1,67 @@
 package dashboard
 
 import (
+	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
-	"sync"
+	"encoding/json"
+	"fmt"
 	"time"
+
+	"github.com/stablecashier/cashier"
 )
 
-// oneTime keeps rotation results for the one page view that shows them:
-// the form's POST stores the keys and redirects to a GET naming a random
-// token, so a refresh or a back button re-runs a read, never the rotation,
-// and the keys cannot be shown a second time. Kept in memory: a result
-// not viewed within oneTimeTTL, or across a restart, is gone (the keys
-// are rotated again if they were lost).
-type oneTime struct {
-	mu      sync.Mutex
-	entries map[string]oneTimeEntry
-}
-
-type oneTimeEntry struct {
-	session string // hex of the session's token hash: only its owner sees it
-	keys    *Keys
-	until   time.Time
-}
-
+// A rotation's result is shown on one page view: the form's POST stores the
+// keys and redirects to a GET naming a random token, so a refresh or a back
+// button re-runs a read, never the rotation, and the keys cannot be shown a
+// second time. The result waits in the store (sealed, under the token's
+// hash and the session's), not in this process, because behind a load
+// balancer the GET may reach another instance. A result not viewed within
+// oneTimeTTL is gone (the keys are rotated again if they were lost).
 const oneTimeTTL = 10 * time.Minute
 
-func newOneTime() *oneTime { return &oneTime{entries: map[string]oneTimeEntry{}} }
-
-// put stores k for one view by session and returns the view's token.
-func (o *oneTime) put(session []byte, k *Keys, now time.Time) string {
+// putOneTime stores k for one view by session and returns the view's token.
+func (s *Server) putOneTime(ctx context.Context, session []byte, k *Keys) (string, error) {
 	b := make([]byte, 16)
-	rand.Read(b)
-	tok := hex.EncodeToString(b)
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	for t, e := range o.entries { // few entries: sweeping on write is enough
-		if !now.Before(e.until) {
-			delete(o.entries, t)
-		}
+	if _, err := rand.Read(b); err != nil {
+		return "", err
 	}
-	o.entries[tok] = oneTimeEntry{hex.EncodeToString(session), k, now.Add(oneTimeTTL)}
-	return tok
+	tok := hex.EncodeToString(b)
+	body, err := json.Marshal(k)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256([]byte(tok))
+	now := s.Clock.Now()
+	err = s.Store.UpdateAccounts(ctx, func(tx cashier.AccountTx) error {
+		return tx.PutOneTimeView(ctx, &cashier.OneTimeView{TokenHash: h[:], Session: session, Body: body, Until: now.Add(oneTimeTTL)}, now)
+	})
+	if err != nil {
+		return "", err
+	}
+	return tok, nil
 }
 
-// take returns the keys stored under tok for session and forgets them.
-func (o *oneTime) take(session []byte, tok string, now time.Time) *Keys {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	e, ok := o.entries[tok]
-	if !ok || e.session != hex.EncodeToString(session) {
-		return nil
+// takeOneTime returns the keys stored under tok for session and forgets
+// them; nil when there are none (taken, expired, another session's).
+func (s *Server) takeOneTime(ctx context.Context, session []byte, tok string) (*Keys, error) {
+	if tok == "" {
+		return nil, nil
 	}
-	delete(o.entries, tok)
-	if !now.Before(e.until) {
-		return nil
+	h := sha256.Sum256([]byte(tok))
+	var body []byte
+	err := s.Store.UpdateAccounts(ctx, func(tx cashier.AccountTx) error {
+		var err error
+		body, err = tx.TakeOneTimeView(ctx, h[:], session, s.Clock.Now())
+		return err
+	})
+	if err != nil || body == nil {
+		return nil, err
 	}
-	return e.keys
+	var k Keys
+	if err := json.Unmarshal(body, &k); err != nil {
+		return nil, fmt.Errorf("dashboard: one-time view: %w", err)
+	}
+	return &k, nil
 }

@@ -129,10 +129,14 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int,
 	s.render(w, status, "error", p)
 }
 
-// handleKeysView shows a rotation's result once (see oneTime); a second
+// handleKeysView shows a rotation's result once (onetime.go); a second
 // view, a refresh, says it was shown already and rotates nothing.
 func (s *Server) handleKeysView(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
-	if k := s.shown.take(a.session.TokenHash, r.URL.Query().Get("view"), s.Clock.Now()); k != nil {
+	k, err := s.takeOneTime(r.Context(), a.session.TokenHash, r.URL.Query().Get("view"))
+	if err != nil {
+		return "", err
+	}
+	if k != nil {
 		v := map[string]any{"Keys": k}
 		if k.PreviousKeyUntil > 0 {
 			v["Until"] = time.UnixMilli(k.PreviousKeyUntil).UTC().Format(time.RFC3339)

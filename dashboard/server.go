@@ -112,8 +112,6 @@ type Server struct {
 	mux     *http.ServeMux
 	// checks holds a token per password check running (PasswordChecks).
 	checks chan struct{}
-	// shown holds the rotation results waiting for their one view.
-	shown *oneTime
 
 	apiPatterns []string
 }
@@ -152,7 +150,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		cfg.PasswordChecks = DefaultPasswordChecks()
 	}
 	s := &Server{cfg: cfg, Deps: d, limiter: ratelimit.New(d.Clock, 0), mux: http.NewServeMux(),
-		checks: make(chan struct{}, cfg.PasswordChecks), shown: newOneTime()}
+		checks: make(chan struct{}, cfg.PasswordChecks)}
 	s.routes()
 	return s, nil
 }

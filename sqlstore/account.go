@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -377,4 +378,47 @@ func (r reader) SearchPayouts(ctx context.Context, f cashier.OrderSearch) ([]cas
 		return nil, 0, fmt.Errorf("store: search payout orders: %w", err)
 	}
 	return out, total, nil
+}
+
+// oneTimeContext binds a sealed one-time view to its token: a body moved
+// to another row does not open.
+func oneTimeContext(tokenHash []byte) []byte {
+	return append([]byte("cashier/one-time-view/"), tokenHash...)
+}
+
+func (t *tx) PutOneTimeView(ctx context.Context, v *cashier.OneTimeView, now time.Time) error {
+	if len(v.TokenHash) == 0 || len(v.Session) == 0 {
+		return cashier.Errorf(cashier.EInternal, "a one-time view needs its token hash and session")
+	}
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM one_time_views WHERE until_at <= ?`, now.UnixMilli()); err != nil {
+		return fmt.Errorf("store: expire one-time views: %w", err)
+	}
+	body, err := t.sealer.Seal(v.Body, oneTimeContext(v.TokenHash))
+	if err != nil {
+		return fmt.Errorf("store: seal one-time view: %w", err)
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO one_time_views (token_hash, session, body, until_at) VALUES (?, ?, ?, ?)`,
+		v.TokenHash, v.Session, body, v.Until.UnixMilli())
+	return writeErr(err, "one-time view", "one-time view exists already")
+}
+
+func (t *tx) TakeOneTimeView(ctx context.Context, tokenHash, session []byte, now time.Time) ([]byte, error) {
+	var sealed []byte
+	var until int64
+	err := t.tx.QueryRowContext(ctx, `DELETE FROM one_time_views WHERE token_hash = ? AND session = ? RETURNING body, until_at`,
+		tokenHash, session).Scan(&sealed, &until)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: take one-time view: %w", err)
+	}
+	if until <= now.UnixMilli() {
+		return nil, nil
+	}
+	body, err := t.sealer.Open(sealed, oneTimeContext(tokenHash))
+	if err != nil {
+		return nil, fmt.Errorf("store: one-time view: %w", err)
+	}
+	return body, nil
 }

@@ -70,6 +70,7 @@ var tests = []struct {
 	{"ClaimEventsFair", testClaimEventsFair},
 	{"AuditLog", testAuditLog},
 	{"TOTPStep", testTOTPStep},
+	{"OneTimeViews", testOneTimeViews},
 	{"OpsStats", testOpsStats},
 	{"TxJournal", testTxJournal},
 	{"ApprovalsAndAllowances", testApprovalsAndAllowances},
