@@ -46,7 +46,7 @@ func Run(ctx context.Context, info *sandbox.Info, dataDir string, out io.Writer)
 	}{
 		{"collection on ETH paid by a token transfer, read back through the chain client", func(ctx context.Context) error { return r.collection(ctx, cashier.ChainETH) }},
 		{"collection on TRON paid by a token transfer, read back through the chain client", func(ctx context.Context) error { return r.collection(ctx, cashier.ChainTRON) }},
-		{"payout orders through the API (accepted; refused 000403, 000307, 000308)", r.payoutOrders},
+		{"payout orders through the API (accepted, the allowance-mode one paid; refused 000403, 000307, 000308)", r.payoutOrders},
 		{"balance-mode batch of 100 recipients on ETH", r.balanceBatch},
 		{"allowance-mode batch of 100 recipients on TRON", r.allowanceBatch},
 		{"replayed nonce refused", r.replayedNonce},
