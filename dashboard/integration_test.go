@@ -124,21 +124,30 @@ func TestRotateRevokeKeys(t *testing.T) {
 	}
 }
 
-// TestRotationResultShownOnce: the rotate form redirects to a one-time
-// view; a refresh of it rotates nothing and shows no keys.
-func TestRotationResultShownOnce(t *testing.T) {
-	e := newEnv(t, nil)
+// rotateByForm signs merchant one's developer in, posts the rotate form
+// and returns the user (not following redirects) and where the answer
+// sends the browser: the one-time view.
+func (e *env) rotateByForm() (*user, string) {
+	e.t.Helper()
 	dev := e.signIn("developer@one.example")
 	dev.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	res, err := dev.c.PostForm(e.srv.URL+"/dashboard/api/keys/rotate", url.Values{"csrf": {dev.csrf}, "merchantId": {e.m1.ID}})
 	if err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
 	res.Body.Close()
 	loc := res.Header.Get("Location")
 	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/dashboard/keys?view=") {
-		t.Fatalf("rotate form: %d to %q", res.StatusCode, loc)
+		e.t.Fatalf("rotate form: %d to %q", res.StatusCode, loc)
 	}
+	return dev, loc
+}
+
+// TestRotationResultShownOnce: the rotate form redirects to a one-time
+// view; a refresh of it rotates nothing and shows no keys.
+func TestRotationResultShownOnce(t *testing.T) {
+	e := newEnv(t, nil)
+	dev, loc := e.rotateByForm()
 	first := dev.getPage(loc)
 	apiKey := between(first, `id="key-api">`, "<")
 	if apiKey == "" || !strings.Contains(first, `id="old-key-until"`) {
@@ -180,17 +189,7 @@ func TestRotationResultOnAnotherInstance(t *testing.T) {
 	t.Cleanup(func() { other.Close() })
 	srv2 := httptest.NewServer(other.Handler)
 	t.Cleanup(srv2.Close)
-	dev := e.signIn("developer@one.example")
-	dev.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	res, err := dev.c.PostForm(e.srv.URL+"/dashboard/api/keys/rotate", url.Values{"csrf": {dev.csrf}, "merchantId": {e.m1.ID}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	loc := res.Header.Get("Location")
-	if res.StatusCode != http.StatusSeeOther {
-		t.Fatalf("rotate form: %d", res.StatusCode)
-	}
+	dev, loc := e.rotateByForm()
 	view := func(base string) string {
 		t.Helper()
 		res, err := dev.c.Get(base + loc) // the session cookie goes to either instance
