@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"regexp"
 	"sort"
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/nodes"
 )
 
 // overviewDays is how many days the volume chart covers.
@@ -266,10 +268,15 @@ func (s *Server) heldBatches(r *http.Request, a *actor, mid string) ([]HeldBatch
 			continue
 		}
 		held = append(held, HeldBatch{ExecID: e.ID, ChainID: e.Chain, Contract: e.Contract, MerchantID: k.MerchantID,
-			Reason: e.LastError, Since: e.UpdatedAt.UnixMilli()})
+			Reason: urlsInText.ReplaceAllStringFunc(e.LastError, nodes.Redact), Since: e.UpdatedAt.UnixMilli()})
 	}
 	return held, nil
 }
+
+// urlsInText finds the URLs in an error's text: a node's error can quote
+// its URL whole, and hosted nodes put the operator's API key in the path,
+// which merchants' users must not see.
+var urlsInText = regexp.MustCompile(`(?i)\b(?:https?|wss?)://[^\s"'<>]+`)
 
 // scaleTo6 brings an amount to 6 decimals so tokens of different
 // decimals can share one chart axis (the chart only, never a total shown

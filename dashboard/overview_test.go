@@ -82,9 +82,10 @@ func TestOverviewFeesAgainstGas(t *testing.T) {
 }
 
 // The overview lists the payout batches that were not sent and wait, with
-// the reason their last attempt stored (a signer's refusal here): an
-// operator sees every merchant's, a merchant's user only its own; a batch
-// sent, or waiting without a reason, is not listed.
+// the reason their last attempt stored (a signer's refusal, a node's
+// failure with its URL cut to the host): an operator sees every
+// merchant's, a merchant's user only its own; a batch sent, or waiting
+// without a reason, is not listed.
 func TestOverviewListsBatchesNotSent(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
@@ -103,7 +104,7 @@ func TestOverviewListsBatchesNotSent(t *testing.T) {
 		}
 		for _, x := range []*cashier.PayoutExec{
 			exec("px_held1", k1, 1, cashier.ExecCreated, refused),
-			exec("px_held2", k2, 1, cashier.ExecCreated, "not sent: gas estimate 900000 above the cap 800000"),
+			exec("px_held2", k2, 1, cashier.ExecCreated, `evm: all RPC attempts failed: https://eth.node.example: Post "https://eth.node.example/v3/S3CRETKEY": dial tcp: connection refused`),
 			exec("px_fresh", k1, 2, cashier.ExecCreated, ""),
 			exec("px_sent", k1, 3, cashier.ExecSent, "an earlier attempt's error"),
 		} {
@@ -135,8 +136,12 @@ func TestOverviewListsBatchesNotSent(t *testing.T) {
 		return got
 	}
 	all := held("ops@service.example")
-	if len(all) != 2 || all["px_held1"] != e.m1.ID+" "+k1.Address+" "+refused || !strings.Contains(all["px_held2"], "above the cap") {
+	if len(all) != 2 || all["px_held1"] != e.m1.ID+" "+k1.Address+" "+refused || !strings.Contains(all["px_held2"], "connection refused") {
 		t.Fatalf("operator sees %v", all)
+	}
+	// A node's URL is cut to its host: hosted nodes keep the API key in the path.
+	if strings.Contains(all["px_held2"], "S3CRETKEY") || !strings.Contains(all["px_held2"], `Post "https://eth.node.example": dial tcp`) {
+		t.Fatalf("a node's URL shown as %q", all["px_held2"])
 	}
 	if own := held("owner@one.example"); len(own) != 1 || own["px_held1"] == "" {
 		t.Fatalf("merchant one's owner sees %v", own)
