@@ -195,13 +195,14 @@ const (
 	RefundProcessing      RefundStatus = "PROCESSING"       // its payout is in a batch
 	RefundSuccess         RefundStatus = "SUCCESS"          // paid on chain
 	RefundFailed          RefundStatus = "FAILED"           // its payout was refused: nothing sent, the amount is refundable again
+	RefundCancelled       RefundStatus = "CANCELLED"        // a refund link the merchant withdrew before the customer gave an address
 )
 
 // RefundStatuses lists every refund status.
-var RefundStatuses = []RefundStatus{RefundAwaitingAddress, RefundPending, RefundProcessing, RefundSuccess, RefundFailed}
+var RefundStatuses = []RefundStatus{RefundAwaitingAddress, RefundPending, RefundProcessing, RefundSuccess, RefundFailed, RefundCancelled}
 
 var refundTransitions = map[RefundStatus][]RefundStatus{
-	RefundAwaitingAddress: {RefundPending},
+	RefundAwaitingAddress: {RefundPending, RefundCancelled},
 	RefundPending:         {RefundProcessing, RefundFailed},
 	RefundProcessing:      {RefundSuccess, RefundFailed},
 }
@@ -220,8 +221,8 @@ func (s RefundStatus) CanTransition(next RefundStatus) bool {
 func (s RefundStatus) Final() bool { return len(refundTransitions[s]) == 0 }
 
 // Holds reports whether a refund in s counts against what the order can
-// still refund: every status but FAILED.
-func (s RefundStatus) Holds() bool { return s != RefundFailed }
+// still refund: every status but FAILED and CANCELLED.
+func (s RefundStatus) Holds() bool { return s != RefundFailed && s != RefundCancelled }
 
 // refundOfPayout is the refund status a payout status means.
 var refundOfPayout = map[PayoutStatus]RefundStatus{

@@ -205,7 +205,7 @@ type RefundRequest struct {
 }
 
 // Refund is a refund as the refund endpoints and the order's detail report
-// it. Status is AWAITING_ADDRESS, PENDING, PROCESSING, SUCCESS or FAILED.
+// it. Status is AWAITING_ADDRESS, PENDING, PROCESSING, SUCCESS, FAILED or CANCELLED.
 // PayoutOrderNo is the payout order paying it ("refund/" and the refundNo),
 // once the address is known. SentTime is the paying block's time (ms).
 type Refund struct {
@@ -318,6 +318,7 @@ const (
 	PathCollectionList   = "/order/api/v2/payorder/list"
 	PathRefund           = "/order/api/v2/refund"
 	PathRefundDetail     = "/order/api/v2/refund/detail"
+	PathRefundCancel     = "/order/api/v2/refund/cancel"
 	PathCashierInfo      = "/admin/api/v2/pub/cashier/info"
 	PathCoins            = "/admin/api/v2/pub/coin/list"
 	PathNetworks         = "/admin/api/v2/pub/network/list"
@@ -342,6 +343,11 @@ type PayoutList struct {
 // CollectionCancel cancels a PENDING collection order ("payorder").
 type CollectionCancel struct {
 	OrderNo string `json:"orderNo"`
+}
+
+// RefundCancel withdraws a refund link the customer has not used.
+type RefundCancel struct {
+	RefundNo string `json:"refundNo"`
 }
 
 // Balance is one payout contract's holdings of one token. OnChain is the

@@ -93,6 +93,16 @@ func (c *Client) RefundDetail(ctx context.Context, refundNo string) (*Refund, er
 	return &out, nil
 }
 
+// CancelRefund withdraws a refund link the customer has not used yet
+// (signed); the refund ends CANCELLED and its amount is refundable again.
+func (c *Client) CancelRefund(ctx context.Context, refundNo string) (*Refund, error) {
+	var out Refund
+	if err := c.post(ctx, api.PathRefundCancel, api.RefundCancel{RefundNo: refundNo}, false, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // CreateCollection creates a collection order (signed; the body field sign
 // carries the signature as the interface requires).
 func (c *Client) CreateCollection(ctx context.Context, req CollectionRequest) (*CollectionCreated, error) {

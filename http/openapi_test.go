@@ -168,6 +168,7 @@ func TestOpenAPIMatchesServer(t *testing.T) {
 		"GET /order/api/v2/payorder/list":    listFields,
 		"POST /order/api/v2/refund":          refundFields,
 		"GET /order/api/v2/refund/detail":    refundDetailFields,
+		"POST /order/api/v2/refund/cancel":   refundDetailFields,
 		"GET /admin/api/v2/pub/cashier/info": cashierInfoFields,
 		"GET /admin/api/v2/pub/coin/list":    nil,
 		"GET /admin/api/v2/pub/network/list": nil,

@@ -99,6 +99,21 @@ func (s *server) handleRefundDetail(w http.ResponseWriter, r *http.Request, c *c
 	return nil
 }
 
+// handleRefundCancel withdraws a refund link the customer has not used.
+func (s *server) handleRefundCancel(w http.ResponseWriter, r *http.Request, c *call) error {
+	f := newFields(c.params, "", s.cfg.UnknownFields, refundDetailFields...)
+	no := f.str("refundNo", true)
+	if f.err != nil {
+		return f.err
+	}
+	x, err := s.svc.CancelRefund(r.Context(), c.merchant, no)
+	if err != nil {
+		return err
+	}
+	s.ok(w, r, s.newRefund(r, x))
+	return nil
+}
+
 // refundPageCSP is the customer page policy with the page's own form
 // allowed: the address form works without script.
 var refundPageCSP = strings.Replace(pageCSP, "form-action 'none'", "form-action 'self'", 1)
@@ -175,6 +190,7 @@ var refundStatusText = map[cashier.RefundStatus]string{
 	cashier.RefundProcessing:      "Your refund is being sent",
 	cashier.RefundSuccess:         "Your refund was sent",
 	cashier.RefundFailed:          "Your refund could not be sent; the merchant will be in touch",
+	cashier.RefundCancelled:       "The merchant withdrew this refund link; contact them about your refund",
 }
 
 func (s *server) renderRefund(w http.ResponseWriter, r *http.Request, status int, problem string) {

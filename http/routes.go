@@ -31,6 +31,7 @@ func (s *server) addRoutes() {
 	// Refunds of collection orders, and the refund link's page.
 	s.handle("POST "+api.PathRefund, authSigned, s.handleCreateRefund)
 	s.handle("GET "+api.PathRefundDetail, authSigned, s.handleRefundDetail)
+	s.handle("POST "+api.PathRefundCancel, authSigned, s.handleRefundCancel)
 	s.handle("GET /refund/{refundId}", authPublic, s.handleRefundPage)
 	s.handle("POST /refund/{refundId}", authPublic, s.handleRefundAddress)
 

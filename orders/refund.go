@@ -249,6 +249,11 @@ func (s *Service) payRefund(ctx context.Context, k *cashier.Contract, f *cashier
 	})
 }
 
+// refundCancelled answers an address sent to a withdrawn refund link.
+func refundCancelled() error {
+	return cashier.Errorf(cashier.EInvalidStatus, "the merchant withdrew this refund link")
+}
+
 // SetRefundAddress takes the customer's address from a refund link and
 // stores the refund's payout; the first address taken is final. Repeating
 // the same address answers the refund as it is.
@@ -263,6 +268,9 @@ func (s *Service) SetRefundAddress(ctx context.Context, refundID, address string
 	addr, err := s.Addresses.ValidateAddress(f.Chain, address)
 	if err != nil {
 		return nil, err
+	}
+	if f.Status == cashier.RefundCancelled {
+		return nil, refundCancelled()
 	}
 	if f.Status != cashier.RefundAwaitingAddress {
 		if strings.EqualFold(f.Address, addr) {
@@ -287,6 +295,9 @@ func (s *Service) SetRefundAddress(ctx context.Context, refundID, address string
 		if err != nil {
 			return err
 		}
+		if cur.Status == cashier.RefundCancelled {
+			return refundCancelled()
+		}
 		if cur.Status != cashier.RefundAwaitingAddress || cur.Version != f.Version {
 			return cashier.Errorf(cashier.EInvalidStatus, "this refund is going to %s already", cur.Address)
 		}
@@ -299,6 +310,42 @@ func (s *Service) SetRefundAddress(ctx context.Context, refundID, address string
 		return nil, err
 	}
 	return f, nil
+}
+
+// CancelRefund withdraws a refund link the customer has not used: the
+// refund ends CANCELLED (with its webhook), its amount can be refunded
+// again, and the link's page says so. Once the customer has given an
+// address the refund is a payout and follows it; that one is not
+// cancelled here. Cancelling a cancelled refund returns it unchanged.
+func (s *Service) CancelRefund(ctx context.Context, m *cashier.Merchant, refundNo string) (*cashier.Refund, error) {
+	if refundNo == "" {
+		return nil, cashier.Errorf(cashier.EMissing, "refundNo is required")
+	}
+	var out *cashier.Refund
+	err := s.Store.Update(ctx, func(tx cashier.Tx) error {
+		f, err := tx.RefundByNo(ctx, m.ID, refundNo)
+		if err != nil {
+			return err
+		}
+		out = f
+		if f.Status == cashier.RefundCancelled {
+			return nil
+		}
+		if !f.Status.CanTransition(cashier.RefundCancelled) {
+			return cashier.Errorf(cashier.EInvalidStatus,
+				"refund %s is %s: only a refund link still waiting for the customer's address can be cancelled", f.RefundNo, f.Status)
+		}
+		now := s.Clock.Now()
+		f.Status, f.UpdatedAt = cashier.RefundCancelled, now
+		if err := tx.UpdateRefund(ctx, f); err != nil {
+			return err
+		}
+		return s.addRefundEvent(ctx, tx, f, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Refund returns the merchant's refund with refundNo.

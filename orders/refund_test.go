@@ -103,3 +103,61 @@ func TestRefundRules(t *testing.T) {
 		t.Fatalf("payout events of a refund's payout: %+v", es)
 	}
 }
+
+// A refund link the customer has not used can be withdrawn: it ends
+// CANCELLED with its webhook, its amount is refundable again, an address
+// sent to it afterwards is refused, cancelling it again changes nothing;
+// a refund that has an address is not cancelled.
+func TestCancelRefundLink(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.funds.balance[strings.ToLower(contractAddr)] = units("1000")
+	o, err := f.svc.CreateCollection(ctx, f.m, orders.CollectionRequest{CashierID: "c_1", OrderNo: "O-1", Amount: "10", Symbol: "USDT", ChainID: "ETH"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cashier.Payment{Chain: o.Chain, TxHash: "0xpay", LogIndex: 1, OrderID: o.ID, MerchantID: o.MerchantID, Symbol: "USDT",
+		Decimals: 6, Amount: units("10"), Status: cashier.PaymentConfirmed, Effect: cashier.EffectCredited, SeenAt: f.clock.Now(), UpdatedAt: f.clock.Now()}
+	if err := f.st.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) }); err != nil {
+		t.Fatal(err)
+	}
+	link, _, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "L1", Amount: "10"})
+	if err != nil || link.Status != cashier.RefundAwaitingAddress {
+		t.Fatalf("link %+v %v", link, err)
+	}
+	// The link holds the whole amount.
+	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R1", Amount: "1", Address: recipient})
+	wantCode(t, err, cashier.EInvalidAmount)
+
+	_, err = f.svc.CancelRefund(ctx, f.m, "")
+	wantCode(t, err, cashier.EMissing)
+	_, err = f.svc.CancelRefund(ctx, f.m, "L9")
+	wantCode(t, err, cashier.ENotFound)
+	got, err := f.svc.CancelRefund(ctx, f.m, "L1")
+	if err != nil || got.Status != cashier.RefundCancelled || got.PayoutID != "" {
+		t.Fatalf("cancelled %+v %v", got, err)
+	}
+	if again, err := f.svc.CancelRefund(ctx, f.m, "L1"); err != nil || again.Status != cashier.RefundCancelled || again.Version != got.Version {
+		t.Fatalf("cancelled again %+v %v", again, err)
+	}
+	_, err = f.svc.SetRefundAddress(ctx, link.ID, walletAddr)
+	wantCode(t, err, cashier.EInvalidStatus)
+	if err == nil || !strings.Contains(err.Error(), "withdrew") {
+		t.Fatalf("address after the cancel: %v", err)
+	}
+	es, err := f.st.Events(ctx, cashier.EventFilter{OrderID: link.ID})
+	if err != nil || len(es) != 2 || es[0].Status != "CANCELLED" && es[1].Status != "CANCELLED" {
+		t.Fatalf("refund events %+v %v", es, err)
+	}
+
+	// The amount is free again; a refund with an address is not a link to withdraw.
+	r2, _, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R2", Amount: "10", Address: recipient})
+	if err != nil || r2.Status != cashier.RefundPending {
+		t.Fatalf("refund after the cancel %+v %v", r2, err)
+	}
+	_, err = f.svc.CancelRefund(ctx, f.m, "R2")
+	wantCode(t, err, cashier.EInvalidStatus)
+	if r2, err = f.svc.Refund(ctx, f.m, "R2"); err != nil || r2.Status != cashier.RefundPending {
+		t.Fatalf("the refused cancel changed %+v %v", r2, err)
+	}
+}

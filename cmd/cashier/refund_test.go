@@ -168,6 +168,28 @@ func TestRefunds(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A link the merchant withdraws before the customer uses it: CANCELLED,
+	// its page says so and takes no address, and its amount (all of A's
+	// excess) is refundable again.
+	withdrawn, err := api.CreateRefund(ctx, client.RefundRequest{OrderNo: "RF-A", RefundNo: "R-A0", Amount: "2.50"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := api.CancelRefund(ctx, "R-A0"); err != nil || f.Status != "CANCELLED" {
+		t.Fatalf("cancel the link: %+v %v", f, err)
+	}
+	if _, err := api.CancelRefund(ctx, "R-C1"); err == nil || !strings.Contains(err.Error(), "only a refund link") {
+		t.Fatalf("cancel a refund with an address: %v", err)
+	}
+	if page := getPage(t, withdrawn.RefundURL); strings.Contains(page, `name="address"`) || !strings.Contains(page, "withdrew") {
+		t.Fatalf("the withdrawn link's page:\n%s", page)
+	}
+	if res, err := http.PostForm(withdrawn.RefundURL, url.Values{"address": {fresh()}}); err != nil || res.StatusCode != http.StatusConflict {
+		t.Fatalf("an address for the withdrawn link: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+
 	// Excess of A through the refund link: the customer enters the address.
 	link, err := api.CreateRefund(ctx, client.RefundRequest{OrderNo: "RF-A", RefundNo: "R-A", Amount: "2.50", Reason: "overpaid"})
 	if err != nil {
@@ -285,7 +307,9 @@ func TestRefunds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Refunds) != 1 || d.Refunds[0].Address != toA || d.Refunds[0].Amount != "2.50" || d.Refunds[0].Reason != "overpaid" {
+	// The withdrawn link first, then the one paid.
+	if len(d.Refunds) != 2 || d.Refunds[0].RefundNo != "R-A0" || d.Refunds[0].Status != "CANCELLED" ||
+		d.Refunds[1].Address != toA || d.Refunds[1].Amount != "2.50" || d.Refunds[1].Reason != "overpaid" {
 		t.Fatalf("RF-A refunds %+v", d.Refunds)
 	}
 	// The merchant's ledger names each refund's transfer, once.

@@ -49,8 +49,11 @@ func testRefunds(t *testing.T) {
 	_, err = db.RefundByPayout(ctx, "")
 	wantCode(t, err, cashier.ENotFound)
 
+	// A withdrawn link: the schema takes CANCELLED (migration 0027).
+	b.Status, b.UpdatedAt = cashier.RefundCancelled, t0.Add(time.Minute)
+	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.UpdateRefund(ctx, b) })
 	list, err := db.Refunds(ctx, cashier.RefundFilter{OrderID: "co_a"})
-	if err != nil || len(list) != 2 || list[0].ID != "rf_a" || list[1].ID != "rf_b" {
+	if err != nil || len(list) != 2 || list[0].ID != "rf_a" || list[1].ID != "rf_b" || list[1].Status != cashier.RefundCancelled {
 		t.Fatalf("by order %+v %v", list, err)
 	}
 	out, err := db.SentRefunds(ctx, "m1", time.Time{}, time.Time{})
