@@ -15,11 +15,11 @@ func (recordingEvents) RefundEvent(f *cashier.Refund, c *cashier.Cashier, at tim
 		OrderNo: f.RefundNo, Status: string(f.Status), URL: c.WebhookURL, Body: []byte(`{}`), CreatedAt: at}, nil
 }
 
-// A refund draws on what the order received in the token refunded: its own
-// token counted late or in excess, or a wrong token; a refused refund
-// payout fails the refund with its reason and frees its amount; the
-// refund's payout sends refund events, never payout events.
-func TestRefundRules(t *testing.T) {
+// refundFixture is a fixture whose contract holds 1,000 USDT, with
+// collection order O-1 (10 USDT on Ethereum) and pay, which records a
+// confirmed payment to it.
+func refundFixture(t *testing.T) (*fixture, *cashier.CollectionOrder, func(idx uint, symbol, amount string, effect cashier.PaymentEffect)) {
+	t.Helper()
 	f := newFixture(t)
 	ctx := context.Background()
 	f.funds.balance[strings.ToLower(contractAddr)] = units("1000")
@@ -28,18 +28,29 @@ func TestRefundRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	pay := func(idx uint, symbol, amount string, effect cashier.PaymentEffect) {
+		t.Helper()
 		p := &cashier.Payment{Chain: o.Chain, TxHash: "0xpay", LogIndex: idx, OrderID: o.ID, MerchantID: o.MerchantID, Symbol: symbol,
 			Decimals: 6, Amount: units(amount), Status: cashier.PaymentConfirmed, Effect: effect, SeenAt: f.clock.Now(), UpdatedAt: f.clock.Now()}
 		if err := f.st.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) }); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return f, o, pay
+}
+
+// A refund draws on what the order received in the token refunded: its own
+// token counted late or in excess, or a wrong token; a refused refund
+// payout fails the refund with its reason and frees its amount; the
+// refund's payout sends refund events, never payout events.
+func TestRefundRules(t *testing.T) {
+	f, o, pay := refundFixture(t)
+	ctx := context.Background()
 	pay(1, "USDT", "10", cashier.EffectCredited)
 	pay(2, "USDT", "2", cashier.EffectExtra)
 	pay(3, "USDC", "3", cashier.EffectWrongToken)
 	pay(4, "ETH", "1", cashier.EffectNative)
 
-	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R0", Amount: "12.000001", Address: recipient})
+	_, _, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R0", Amount: "12.000001", Address: recipient})
 	wantCode(t, err, cashier.EInvalidAmount)
 	_, _, err = f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "R0", Amount: "1", Symbol: "ETH", Address: recipient})
 	wantCode(t, err, cashier.EUnsupported)
@@ -109,18 +120,9 @@ func TestRefundRules(t *testing.T) {
 // sent to it afterwards is refused, cancelling it again changes nothing;
 // a refund that has an address is not cancelled.
 func TestCancelRefundLink(t *testing.T) {
-	f := newFixture(t)
+	f, _, pay := refundFixture(t)
 	ctx := context.Background()
-	f.funds.balance[strings.ToLower(contractAddr)] = units("1000")
-	o, err := f.svc.CreateCollection(ctx, f.m, orders.CollectionRequest{CashierID: "c_1", OrderNo: "O-1", Amount: "10", Symbol: "USDT", ChainID: "ETH"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &cashier.Payment{Chain: o.Chain, TxHash: "0xpay", LogIndex: 1, OrderID: o.ID, MerchantID: o.MerchantID, Symbol: "USDT",
-		Decimals: 6, Amount: units("10"), Status: cashier.PaymentConfirmed, Effect: cashier.EffectCredited, SeenAt: f.clock.Now(), UpdatedAt: f.clock.Now()}
-	if err := f.st.Update(ctx, func(tx cashier.Tx) error { return tx.CreatePayment(ctx, p) }); err != nil {
-		t.Fatal(err)
-	}
+	pay(1, "USDT", "10", cashier.EffectCredited)
 	link, _, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "L1", Amount: "10"})
 	if err != nil || link.Status != cashier.RefundAwaitingAddress {
 		t.Fatalf("link %+v %v", link, err)
