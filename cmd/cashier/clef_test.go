@@ -16,14 +16,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/stablecashier/cashier/clef"
 	"github.com/stablecashier/cashier/clef/cleftest"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // Keys outside the service, on the real binaries, as docs/keys.md sets
@@ -42,25 +40,8 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 	clefBin := cleftest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	sbDir := t.TempDir()
-	startChains(t, sbDir)
-	info, err := sandbox.ReadInfo(filepath.Join(sbDir, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	eth := info.Networks["ETH"]
-	ec, err := ethclient.Dial(eth.RPCURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ec.Close()
-
-	data := t.TempDir()
-	regPath := writeRegistry(t, data, info, 1)
-	if out, err := exec.Command(binary, "init", "--data", data).CombinedOutput(); err != nil {
-		t.Fatalf("init: %v %s", err, out)
-	}
-	m := cli(t, "merchant", "create", "--data", data, "--name", "Clef Shop")
+	r := newDeployRig(t, "Clef Shop")
+	info, eth, ec, data, regPath, m := r.info, r.eth, r.ec, r.data, r.regPath, r.m
 	merchant := m["merchantId"]
 	signerKey, _ := crypto.GenerateKey()
 	execKey, _ := crypto.GenerateKey()
@@ -121,14 +102,7 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 
 	usdt := common.HexToAddress(eth.Tokens["USDT"])
 	token := bindings.NewTestUSDC()
-	usdtOf := func(holder string) *big.Int {
-		t.Helper()
-		out, err := ec.CallContract(ctx, ethCallMsg(usdt, token.PackBalanceOf(common.HexToAddress(holder))), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return new(big.Int).SetBytes(out)
-	}
+	usdtOf := func(holder string) *big.Int { return r.usdtOf(t, ctx, holder) }
 	for _, d := range []deployOut{allowed, other} {
 		send(info.Wallets["customer"].PrivateKey, usdt, nil, token.PackTransfer(common.HexToAddress(d.PayoutContract), big.NewInt(100_000_000)))
 	}
@@ -160,11 +134,7 @@ func TestClefSignsPayoutsOnTheBinary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var p *client.Payout
-	waitFor(t, "the Clef-signed payout", 90*time.Second, func() bool {
-		p, err = api.PayoutDetail(ctx, "CLEF-1")
-		return err == nil && p.Status == "SUCCESS"
-	})
+	p := waitPaid(t, ctx, api, "CLEF-1") // signed by Clef
 	if got := usdtOf(paid.Hex()); got.Cmp(big.NewInt(12_500_000)) != 0 {
 		t.Fatalf("recipient holds %s base units after payout %+v", got, p)
 	}

@@ -45,6 +45,61 @@ type deployOut struct {
 	} `json:"transactions"`
 }
 
+// deployRig is what the contract deploy tests start from: the binary's dev
+// chains, a client of the ETH chain, and an initialised data directory
+// with a registry of the chains and one merchant.
+type deployRig struct {
+	info          *sandbox.Info
+	eth           *sandbox.Network
+	ec            *ethclient.Client
+	data, regPath string
+	m             map[string]string // merchant create's output: merchantId, apiKey, secretKey
+}
+
+// usdtOf reads holder's balance of the chain's USDT.
+func (r *deployRig) usdtOf(t *testing.T, ctx context.Context, holder string) *big.Int {
+	t.Helper()
+	usdt := common.HexToAddress(r.eth.Tokens["USDT"])
+	out, err := r.ec.CallContract(ctx, ethCallMsg(usdt, bindings.NewTestUSDC().PackBalanceOf(common.HexToAddress(holder))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return new(big.Int).SetBytes(out)
+}
+
+// waitPaid waits until payout orderNo is SUCCESS and returns it.
+func waitPaid(t *testing.T, ctx context.Context, api *client.Client, orderNo string) *client.Payout {
+	t.Helper()
+	var p *client.Payout
+	waitFor(t, "payout "+orderNo, 90*time.Second, func() bool {
+		var err error
+		p, err = api.PayoutDetail(ctx, orderNo)
+		return err == nil && p.Status == "SUCCESS"
+	})
+	return p
+}
+
+func newDeployRig(t *testing.T, shop string) *deployRig {
+	t.Helper()
+	sbDir := t.TempDir()
+	startChains(t, sbDir)
+	info, err := sandbox.ReadInfo(filepath.Join(sbDir, sandbox.InfoFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &deployRig{info: info, eth: info.Networks["ETH"], data: t.TempDir()}
+	if r.ec, err = ethclient.Dial(r.eth.RPCURL); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.ec.Close)
+	r.regPath = writeRegistry(t, r.data, info, 1)
+	if out, err := exec.Command(binary, "init", "--data", r.data).CombinedOutput(); err != nil {
+		t.Fatalf("init: %v %s", err, out)
+	}
+	r.m = cli(t, "merchant", "create", "--data", r.data, "--name", shop)
+	return r
+}
+
 // An operator deploys a merchant's contracts to a network with the real
 // binary: a dry run prices both creations and sends nothing; the deploy
 // sends them from the executor key, registers the pair to the merchant
@@ -56,25 +111,8 @@ func TestContractDeployOnTheBinary(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	sbDir := t.TempDir()
-	startChains(t, sbDir)
-	info, err := sandbox.ReadInfo(filepath.Join(sbDir, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	eth := info.Networks["ETH"]
-	ec, err := ethclient.Dial(eth.RPCURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ec.Close()
-
-	data := t.TempDir()
-	regPath := writeRegistry(t, data, info, 1)
-	if out, err := exec.Command(binary, "init", "--data", data).CombinedOutput(); err != nil {
-		t.Fatalf("init: %v %s", err, out)
-	}
-	m := cli(t, "merchant", "create", "--data", data, "--name", "Deployed Shop")
+	r := newDeployRig(t, "Deployed Shop")
+	info, eth, ec, data, regPath, m := r.info, r.eth, r.ec, r.data, r.regPath, r.m
 	merchant := m["merchantId"]
 	executor := cli(t, "key", "generate", "--data", data, "--chain", "ETH", "--role", "executor")["address"]
 	cli(t, "key", "generate", "--data", data, "--chain", "ETH", "--role", "sweeper")
@@ -200,14 +238,7 @@ func TestContractDeployOnTheBinary(t *testing.T) {
 	token := bindings.NewTestUSDC()
 	send(info.Wallets["customer"].PrivateKey, usdt, nil, token.PackTransfer(common.HexToAddress(d.PayoutContract), big.NewInt(100_000_000)))
 	cli(t, "payout", "policy", "--data", data, "--merchant", merchant, "--mode", "never")
-	usdtOf := func(holder string) *big.Int {
-		t.Helper()
-		out, err := ec.CallContract(ctx, ethCallMsg(usdt, token.PackBalanceOf(common.HexToAddress(holder))), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return new(big.Int).SetBytes(out)
-	}
+	usdtOf := func(holder string) *big.Int { return r.usdtOf(t, ctx, holder) }
 	contractBefore, feeBefore := usdtOf(d.PayoutContract), usdtOf(d.FeeAddress)
 	// Gas recovery: the batch fee also carries the gas, priced with the dev
 	// chain's ETH/USD feed.
@@ -220,11 +251,7 @@ func TestContractDeployOnTheBinary(t *testing.T) {
 		Amount: "12.5", Symbol: "USDT", PayoutType: 1}); err != nil {
 		t.Fatal(err)
 	}
-	var p *client.Payout
-	waitFor(t, "the payout", 90*time.Second, func() bool {
-		p, err = api.PayoutDetail(ctx, "DEPLOYED-1")
-		return err == nil && p.Status == "SUCCESS"
-	})
+	p := waitPaid(t, ctx, api, "DEPLOYED-1")
 	if got := usdtOf(recipient.Hex()); got.Cmp(big.NewInt(12_500_000)) != 0 {
 		t.Fatalf("recipient holds %s base units after payout %+v", got, p)
 	}
