@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -170,5 +171,27 @@ func TestUndeliveredSendIsDeliveredLater(t *testing.T) {
 	st, err := c.Wait(ctx(t), h, 5*time.Millisecond)
 	if err != nil || st.State != SendConfirmed || st.Receipt.TxHash != h || st.Replaced {
 		t.Fatalf("after the node recovered: %+v, %v", st, err)
+	}
+}
+
+// A hosted node keeps its API key in the URL's path, and Go's HTTP client
+// quotes the whole URL in a transport error: the client's errors name the
+// node by scheme and host only, and still unwrap to the transport error.
+func TestErrorsHideTheNodesPath(t *testing.T) {
+	e := newEnv(t, devchain.Options{})
+	dead := httptest.NewServer(http.NotFoundHandler())
+	base := dead.URL
+	dead.Close() // connections are refused from here on
+	c := e.client(nil, "", func(c *Config) { c.URLs = []string{base + "/v3/S3CRETKEY"} })
+	_, err := c.Head(ctx(t))
+	if err == nil {
+		t.Fatal("a refused node answered")
+	}
+	if strings.Contains(err.Error(), "S3CRETKEY") || !strings.Contains(err.Error(), base) {
+		t.Fatalf("error %q", err)
+	}
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		t.Fatalf("error %q no longer unwraps to the transport error", err)
 	}
 }
