@@ -149,7 +149,7 @@ func (e *endpoints) do(ctx context.Context, fn func(ctx context.Context, c *ethc
 		if err == nil {
 			err = fn(callCtx, e.clients[idx])
 		}
-		err = hideURL(err, e.urls[idx])
+		err = nodes.HideURL(err, e.urls[idx])
 		timedOut := callCtx.Err() != nil && ctx.Err() == nil
 		cancel()
 		if err == nil {
@@ -299,25 +299,6 @@ func retryable(err error) bool {
 	return errors.As(err, &netErr) || errors.As(err, &urlErr) || errors.As(err, &synErr) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, context.DeadlineExceeded)
-}
-
-// urlHidden is an error whose text had its node's URL cut by redact: Go's
-// HTTP client quotes the whole URL in a transport error, and hosted nodes
-// keep the operator's API key in the path. Unwrap gives the error as it was.
-type urlHidden struct {
-	err error
-	msg string
-}
-
-func (e urlHidden) Error() string { return e.msg }
-func (e urlHidden) Unwrap() error { return e.err }
-
-// hideURL returns err with every mention of rawURL redacted.
-func hideURL(err error, rawURL string) error {
-	if err == nil || !strings.Contains(err.Error(), rawURL) {
-		return err
-	}
-	return urlHidden{err, strings.ReplaceAll(err.Error(), rawURL, redact(rawURL))}
 }
 
 // redact drops credentials and path (hosted nodes put API keys there) from

@@ -78,6 +78,26 @@ func Redact(raw string) string {
 	return u.Scheme + "://" + u.Host
 }
 
+// urlHidden is an error whose text had a node's URL cut by Redact. Unwrap
+// gives the error as it was.
+type urlHidden struct {
+	err error
+	msg string
+}
+
+func (e urlHidden) Error() string { return e.msg }
+func (e urlHidden) Unwrap() error { return e.err }
+
+// HideURL returns err with every mention of rawURL redacted: Go's HTTP
+// client quotes the whole URL in a transport error, and hosted nodes keep
+// the operator's API key in the path.
+func HideURL(err error, rawURL string) error {
+	if err == nil || rawURL == "" || !strings.Contains(err.Error(), rawURL) {
+		return err
+	}
+	return urlHidden{err, strings.ReplaceAll(err.Error(), rawURL, Redact(rawURL))}
+}
+
 // For returns the record of chain's node at rawURL, made on first use.
 func For(chain cashier.Chain, rawURL string) *Node {
 	mu.Lock()

@@ -3,6 +3,7 @@ package tron_test
 import (
 	"math/big"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +85,21 @@ func TestProviderFaults(t *testing.T) {
 	bal, _ := cl.TokenBalance(ctx, c.token.String(), to.String())
 	if bal.Int64() != 55 {
 		t.Fatalf("recipient holds %v, want 55 (one transaction)", bal)
+	}
+}
+
+// A node whose URL carries a key in its path (as some hosts give them) is
+// named by scheme and host in the client's errors.
+func TestErrorsHideTheNodesPath(t *testing.T) {
+	dead := httptest.NewServer(nil)
+	base := dead.URL
+	dead.Close() // connections are refused from here on
+	c, err := tron.New(tron.Config{URLs: []string{base + "/S3CRETKEY"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Head(t.Context())
+	if err == nil || strings.Contains(err.Error(), "S3CRETKEY") || !strings.Contains(err.Error(), base) {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -195,12 +195,12 @@ func (t *transport) once(ctx context.Context, url, path string, payload []byte, 
 	}
 	resp, err := t.client.Do(req)
 	if err != nil {
-		return err
+		return nodes.HideURL(err, url)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
 	if err != nil {
-		return fmt.Errorf("%s: reading response: %w", url, err)
+		return fmt.Errorf("%s: reading response: %w", nodes.Redact(url), nodes.HideURL(err, url))
 	}
 	if len(data) > maxResponse {
 		return fmt.Errorf("%s: response larger than %d bytes", url, maxResponse)
