@@ -1,16 +1,20 @@
 package qr
 
 import (
+	"crypto/subtle"
 	"errors"
 	"math/bits"
 	"sync"
 )
 
 // This file is a QR code encoder (ISO/IEC 18004) reduced to what payment
-// codes need: byte mode, error correction level M, versions 1–40. It keeps
-// the symbol as one byte per module and scores all eight masks with the
-// standard penalty rules in a single pass per row and column, which is what
-// makes it an order of magnitude cheaper than a general-purpose encoder.
+// codes need: byte mode, error correction level M, versions 1–40. Payment
+// codes are versions up to 9, whose rows and columns fit a 64-bit word:
+// those are built as words (the data modules' order and the function
+// patterns precomputed per version) and all eight masks are scored with
+// the standard penalty rules a few word operations per line. Larger
+// versions keep one byte per module. The Reed–Solomon codewords come from
+// the generator's products with every field element, precomputed.
 
 // blockGroup is one group of Reed–Solomon blocks of a version at level M:
 // count blocks of total codewords each, data of them data codewords.
@@ -82,10 +86,13 @@ const (
 	function = 2
 )
 
-// symbol is a QR code matrix, one byte per module, row by row.
+// symbol is a QR code matrix: one byte per module, row by row, or for
+// versions up to maxWordVersion one word per row (bit x of rows[y] set
+// when the module is dark), which is how the encoder builds those.
 type symbol struct {
 	size int
 	mod  []byte
+	rows []uint64
 }
 
 func (s *symbol) set(x, y int, isDark bool) {
@@ -97,7 +104,12 @@ func (s *symbol) set(x, y int, isDark bool) {
 }
 
 // Dark reports whether the module at column x, row y is dark.
-func (s *symbol) Dark(x, y int) bool { return s.mod[y*s.size+x]&dark != 0 }
+func (s *symbol) Dark(x, y int) bool {
+	if s.rows != nil {
+		return s.rows[y]>>x&1 != 0
+	}
+	return s.mod[y*s.size+x]&dark != 0
+}
 
 // encode builds the QR symbol of text at level M: smallest version that
 // holds it, best mask by the standard penalty rules.
@@ -122,23 +134,54 @@ func encode(text string) (*symbol, error) {
 	}
 	codewords := interleave(version, dataCodewords(text, version, dataLen))
 	l := layoutOf(version)
-	s := &symbol{size: l.size, mod: append([]byte(nil), l.mod...)}
-	s.placeData(codewords)
 	if version <= maxWordVersion {
-		s.format(0)
-		s.applyMask(l.masks, s.bestMaskWords(l))
-	} else {
-		s.applyBestMask(l.masks)
+		return encodeWords(l, codewords), nil
 	}
+	s := &symbol{size: l.size, mod: append([]byte(nil), l.mod...)}
+	s.placeData(l, codewords)
+	s.applyBestMask(l.masks)
 	return s, nil
 }
 
+// encodeWords is encode for versions up to maxWordVersion: the data bits
+// go straight into row and column words over the layout's function
+// patterns, the masks are scored on words, and the symbol is the rows
+// under the best mask.
+func encodeWords(l *layout, codewords []byte) *symbol {
+	n := l.size
+	var rows, cols [4*maxWordVersion + 17]uint64
+	copy(rows[:], l.baseRows)
+	copy(cols[:], l.baseCols)
+	for j, c := range codewords {
+		for c != 0 {
+			b := bits.LeadingZeros8(c)
+			c &^= 0x80 >> b
+			if i := j*8 + b; i < len(l.order) {
+				pl := l.order[i]
+				rows[pl.y] |= 1 << pl.x
+				cols[pl.x] |= 1 << pl.y
+			}
+		}
+	}
+	m := bestMaskWords(l, rows[:n], cols[:n])
+	out := make([]uint64, n)
+	for y := range out {
+		out[y] = rows[y] ^ l.rowXor[m][y]
+	}
+	return &symbol{size: n, rows: out}
+}
+
 // layout is what every symbol of a version shares: the function patterns
-// with the format areas reserved, and per module a byte whose bit m says
-// whether mask m inverts it (zero on function modules).
+// with the format areas reserved, per module a byte whose bit m says
+// whether mask m inverts it (zero on function modules), and the data
+// modules in the order the data bits fill them.
 type layout struct {
 	symbol
 	masks []byte
+	order []placement
+	// For versions up to maxWordVersion, the function patterns (with mask
+	// 0's format information) as row and column words.
+	baseRows, baseCols []uint64
 	// For versions up to maxWordVersion, per mask the XOR that turns the
 	// symbol drawn with mask 0's format information into the symbol under
 	// mask m: rows (bit x of row y) and columns (bit y of column x).
@@ -170,8 +213,17 @@ func layoutOf(version int) *layout {
 				}
 			}
 		}
-		l := &layout{symbol: *s, masks: masks}
+		l := &layout{symbol: *s, masks: masks, order: dataOrder(s)}
 		if version <= maxWordVersion {
+			l.baseRows, l.baseCols = make([]uint64, s.size), make([]uint64, s.size)
+			for y := 0; y < s.size; y++ {
+				for x := 0; x < s.size; x++ {
+					if s.Dark(x, y) {
+						l.baseRows[y] |= 1 << x
+						l.baseCols[x] |= 1 << y
+					}
+				}
+			}
 			f0 := &symbol{size: s.size, mod: append([]byte(nil), s.mod...)}
 			f0.format(0)
 			for m := 0; m < 8; m++ {
@@ -291,9 +343,10 @@ func gfMul(a, b byte) byte {
 
 var generators sync.Map // degree → []byte
 
-// generator returns the Reed–Solomon generator polynomial of the given
-// degree, coefficients from x^(degree-1) down to x^0 (the leading 1 left
-// out).
+// generator returns the products of the Reed–Solomon generator polynomial
+// of the given degree with every field element f, at f*degree: its
+// coefficients from x^(degree-1) down to x^0 (the leading 1 left out)
+// times f.
 func generator(degree int) []byte {
 	if g, ok := generators.Load(degree); ok {
 		return g.([]byte)
@@ -310,27 +363,26 @@ func generator(degree int) []byte {
 		}
 		root = gfMul(root, 2)
 	}
-	generators.Store(degree, g)
-	return g
+	products := make([]byte, 256*degree)
+	for f := 1; f < 256; f++ {
+		for i, c := range g {
+			products[f*degree+i] = gfMul(c, byte(f))
+		}
+	}
+	generators.Store(degree, products)
+	return products
 }
 
 // rsRemainder writes data's error correction codewords (the remainder of
-// data·x^len(out) divided by gen) to out.
-func rsRemainder(data, gen, out []byte) {
+// data·x^len(out) divided by the generator, given as its products) to out.
+func rsRemainder(data, products, out []byte) {
 	clear(out)
+	d := len(out)
 	for _, b := range data {
-		factor := b ^ out[0]
+		factor := int(b ^ out[0])
 		copy(out, out[1:])
-		out[len(out)-1] = 0
-		if factor == 0 {
-			continue
-		}
-		lf := int(gfLog[factor])
-		for i, c := range gen {
-			if c != 0 {
-				out[i] ^= gfExp[lf+int(gfLog[c])]
-			}
-		}
+		out[d-1] = 0
+		subtle.XORBytes(out, out, products[factor*d:factor*d+d])
 	}
 }
 
@@ -427,11 +479,18 @@ func (s *symbol) format(mask int) {
 	s.set(8, s.size-8, true)
 }
 
-// placeData lays codewords into the non-function modules in the standard
-// two-column zigzag, bottom right first; remainder bits stay light.
-func (s *symbol) placeData(data []byte) {
+// placement is a data module: its index in a symbol's modules, and its
+// column and row.
+type placement struct {
+	p    uint16
+	x, y uint8
+}
+
+// dataOrder lists the non-function modules of s in the standard
+// two-column zigzag, bottom right first: the order data bits fill them.
+func dataOrder(s *symbol) []placement {
 	n := s.size
-	i, bits := 0, len(data)*8
+	var order []placement
 	for right := n - 1; right >= 1; right -= 2 {
 		if right == 6 {
 			right = 5
@@ -444,15 +503,21 @@ func (s *symbol) placeData(data []byte) {
 			}
 			for j := 0; j < 2; j++ {
 				x := right - j
-				p := y*n + x
-				if s.mod[p]&function != 0 {
-					continue
+				if p := y*n + x; s.mod[p]&function == 0 {
+					order = append(order, placement{uint16(p), uint8(x), uint8(y)})
 				}
-				if i < bits && data[i>>3]>>(7-i&7)&1 != 0 {
-					s.mod[p] = dark
-				}
-				i++
 			}
+		}
+	}
+	return order
+}
+
+// placeData lays codewords into the data modules of l's version;
+// remainder bits stay light.
+func (s *symbol) placeData(l *layout, data []byte) {
+	for i, pl := range l.order[:min(len(l.order), len(data)*8)] {
+		if data[i>>3]>>(7-i&7)&1 != 0 {
+			s.mod[pl.p] = dark
 		}
 	}
 }
@@ -506,21 +571,13 @@ func (s *symbol) applyMask(masks []byte, m int) {
 	s.format(m)
 }
 
-// bestMaskWords is applyBestMask's choice computed on 64-bit lines: s
-// (drawn with mask 0's format information) becomes one word per row and
-// per column once, each mask is then a XOR per line, and every rule is a
-// handful of word operations per line.
-func (s *symbol) bestMaskWords(l *layout) int {
-	n := s.size
-	var rows, cols, r, c [4*maxWordVersion + 17]uint64
-	for y := 0; y < n; y++ {
-		for x, v := range s.mod[y*n : (y+1)*n] {
-			if v&dark != 0 {
-				rows[y] |= 1 << x
-				cols[x] |= 1 << y
-			}
-		}
-	}
+// bestMaskWords is applyBestMask's choice computed on 64-bit lines: rows
+// and cols are the symbol (drawn with mask 0's format information) as one
+// word per row and per column, each mask is then a XOR per line, and
+// every rule is a handful of word operations per line.
+func bestMaskWords(l *layout, rows, cols []uint64) int {
+	n := l.size
+	var r, c [4*maxWordVersion + 17]uint64
 	best, bestScore := 0, -1
 	for m := 0; m < 8; m++ {
 		for i := 0; i < n; i++ {

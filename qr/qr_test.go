@@ -235,7 +235,7 @@ func TestPenaltyWordsMatchesRules(t *testing.T) {
 		for _, g := range levelM[version-1] {
 			dataLen += g.count * g.data
 		}
-		base.placeData(interleave(version, dataCodewords(text, version, dataLen)))
+		base.placeData(l, interleave(version, dataCodewords(text, version, dataLen)))
 		best, bestScore := -1, 0
 		for m := 0; m < 8; m++ {
 			c := &symbol{size: base.size, mod: append([]byte(nil), base.mod...)}
@@ -246,8 +246,116 @@ func TestPenaltyWordsMatchesRules(t *testing.T) {
 		}
 		want := &symbol{size: base.size, mod: append([]byte(nil), base.mod...)}
 		want.applyMask(l.masks, best)
-		if !bytes.Equal(sym.mod, want.mod) {
+		if !sameModules(sym, want) {
 			t.Fatalf("%.10s: encoder did not pick mask %d, the lowest penalty", text, best)
+		}
+	}
+}
+
+func sameModules(a, b *symbol) bool {
+	if a.size != b.size {
+		return false
+	}
+	for y := 0; y < a.size; y++ {
+		for x := 0; x < a.size; x++ {
+			if a.Dark(x, y) != b.Dark(x, y) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Every pixel of the image is the symbol's: for versions 1 to 40 (the
+// word-built symbols and the byte-built ones) and edge lengths that scale
+// modules by one pixel up to many, with and without a partial last byte
+// per row, the decoded PNG is the symbol scaled, centred on white.
+func TestPNGPixelsMatchSymbol(t *testing.T) {
+	for v := 1; v <= 40; v++ {
+		dataLen, countBits := 0, 8
+		for _, g := range levelM[v-1] {
+			dataLen += g.count * g.data
+		}
+		if v >= 10 {
+			countBits = 16
+		}
+		text := strings.Repeat("x", (8*dataLen-4-countBits)/8) // the most version v holds
+		sym, err := encode(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (sym.size - 17) / 4; got != v {
+			t.Fatalf("%d bytes: version %d, want %d", len(text), got, v)
+		}
+		n := sym.size + 8
+		for _, size := range []int{n, n + 5, DefaultSize, 3*n + 7} {
+			if size < n {
+				continue
+			}
+			raw, err := PNG(text, size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatalf("version %d size %d: %v", (sym.size-17)/4, size, err)
+			}
+			scale := size / n
+			quiet := (size-n*scale)/2 + 4*scale
+			for y := 0; y < size; y++ {
+				for x := 0; x < size; x++ {
+					mx, my := (x-quiet)/scale, (y-quiet)/scale
+					want := x >= quiet && y >= quiet && mx < sym.size && my < sym.size && sym.Dark(mx, my)
+					if r, _, _, _ := img.At(x, y).RGBA(); (r < 0x8000) != want {
+						t.Fatalf("version %d size %d: pixel (%d,%d) dark=%v, want %v", (sym.size-17)/4, size, x, y, r < 0x8000, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The error correction codewords are the remainder of the polynomial
+// division the standard defines: ISO/IEC 18004's worked example
+// ("01234567", version 1-M), and random blocks of every degree level M
+// uses, checked against long division done one term at a time.
+func TestReedSolomon(t *testing.T) {
+	data := []byte{0x10, 0x20, 0x0C, 0x56, 0x61, 0x80, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11}
+	want := []byte{0xA5, 0x24, 0xD4, 0xC1, 0xED, 0x36, 0xC7, 0x87, 0x2C, 0x55}
+	got := make([]byte, 10)
+	rsRemainder(data, generator(10), got)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("01234567 1-M: % X, want % X", got, want)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, groups := range levelM {
+		degree := groups[0].total - groups[0].data
+		gen := []byte{1} // the generator, highest power first, by its definition
+		for i := 0; i < degree; i++ {
+			root := gfExp[i]
+			next := make([]byte, len(gen)+1)
+			for j, c := range gen {
+				next[j] ^= c
+				next[j+1] ^= gfMul(c, root)
+			}
+			gen = next
+		}
+		block := make([]byte, groups[0].data)
+		for i := range block {
+			block[i] = byte(rng.UintN(256))
+		}
+		rem := append(append([]byte(nil), block...), make([]byte, degree)...)
+		for i := range block {
+			if f := rem[i]; f != 0 {
+				for j, c := range gen {
+					rem[i+j] ^= gfMul(c, f)
+				}
+			}
+		}
+		got := make([]byte, degree)
+		rsRemainder(block, generator(degree), got)
+		if !bytes.Equal(got, rem[len(block):]) {
+			t.Fatalf("degree %d: % X, want % X", degree, got, rem[len(block):])
 		}
 	}
 }
