@@ -40,6 +40,8 @@ type closedResult struct {
 	cpu       time.Duration // the generator's
 	service   time.Duration // the service's, when measured
 	measured  bool
+	// The machine's CPU readings at the start and end (steal.go).
+	ticks0, ticks1 map[string]cpuTicks
 }
 
 // retryAfterKey carries, in a request's context, where retryAfterTransport
@@ -70,6 +72,7 @@ func (p closedLoop) run(out io.Writer, g *generator) error {
 	var wg sync.WaitGroup
 	var stop atomic.Bool
 	svc0, svcErr := processCPU(p.pid)
+	ticks0 := machineTicks()
 	start, cpu0 := time.Now(), cpuTime()
 	time.AfterFunc(p.duration, func() { stop.Store(true) })
 	for c := 0; c < p.clients; c++ {
@@ -132,6 +135,7 @@ func (p closedLoop) run(out io.Writer, g *generator) error {
 	}
 	wg.Wait()
 	r.elapsed, r.cpu = time.Since(start), cpuTime()-cpu0
+	r.ticks0, r.ticks1 = ticks0, machineTicks()
 	if svc1, err := processCPU(p.pid); p.pid > 0 && err == nil && svcErr == nil {
 		r.service, r.measured = svc1-svc0, true
 	}
@@ -155,6 +159,7 @@ func (r *closedResult) report(out io.Writer, p closedLoop) {
 		serviceCPU(out, r.service, r.elapsed, len(r.created), r.refused, p.createUS)
 	}
 	fmt.Fprintf(out, "generator: %.0f%% of one core\n", 100*r.cpu.Seconds()/secs)
+	reportSteal(out, r.ticks0, r.ticks1)
 	fmt.Fprintf(out, "errors: %d\n", len(r.errs))
 	for _, msg := range sortedKeys(r.errs) {
 		fmt.Fprintf(out, "  %d × %s\n", r.errs[msg], msg)

@@ -208,6 +208,30 @@ func TestParseStatCPU(t *testing.T) {
 	}
 }
 
+// The host's steal is read per CPU from /proc/stat (the eighth time
+// field) and reported as a share of each CPU's time between two readings.
+func TestStealReport(t *testing.T) {
+	before := parseProcStat("cpu  10 0 10 80 0 0 0 0 0 0\ncpu0 5 0 5 90 0 0 0 0 0 0\ncpu1 5 0 5 80 0 0 0 10 0 0\nintr 1 2 3\n")
+	after := parseProcStat("cpu  20 0 20 160 0 0 0 0 0 0\ncpu0 10 0 10 180 0 0 0 0 0 0\ncpu1 10 0 10 140 0 0 0 40 0 0\nintr 1 2 3\n")
+	if len(before) != 2 || before["cpu1"] != (cpuTicks{100, 10}) {
+		t.Fatalf("parsed %v", before)
+	}
+	var out bytes.Buffer
+	reportSteal(&out, before, after)
+	// cpu1: 100 more ticks, 30 of them stolen.
+	if got, want := out.String(), "machine: time stolen by the host: cpu0 0%, cpu1 30%\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	out.Reset()
+	reportSteal(&out, nil, after)
+	if out.Len() != 0 {
+		t.Fatalf("printed %q without a first reading", out.String())
+	}
+	if parseProcStat("cpu0 1 2 x 4 5 6 7 8\n") != nil {
+		t.Fatal("an unreadable line was read")
+	}
+}
+
 // The closed loop against an in-process sandbox: every create answered and
 // counted, the service's CPU time read (the sandbox runs in this process);
 // with the wait bound low, clients honouring Retry-After see no error and
@@ -225,6 +249,7 @@ func TestClosedLoop(t *testing.T) {
 		`(?m)^created [1-9]\d* \(\d+/s\): p50 \S+  p99 \S+`,
 		`(?m)^refused with 503: \d+ \(\d+/s\), 0 of them retries`,
 		`(?m)^service: \d+% of one core, \d+ cpu-µs per answered request`,
+		`(?m)^machine: time stolen by the host: cpu0 \d+%`,
 		`(?m)^errors: 0$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {

@@ -47,6 +47,8 @@ type result struct {
 	interval time.Duration
 	service  time.Duration // the service's CPU time, when measured
 	measured bool
+	// The machine's CPU readings at the start and end (steal.go).
+	ticks0, ticks1 map[string]cpuTicks
 }
 
 // offer sends total creates at rate, open loop: each is sent when due,
@@ -60,6 +62,7 @@ func (g *generator) offer(rate float64, total int) *result {
 		wg sync.WaitGroup
 	)
 	svc0, svcErr := processCPU(g.pid)
+	ticks0 := machineTicks()
 	start, cpu0 := time.Now(), cpuTime()
 	for i := 0; i < total; i++ {
 		due := start.Add(time.Duration(i) * res.interval)
@@ -105,6 +108,7 @@ func (g *generator) offer(rate float64, total int) *result {
 	wg.Wait()
 	res.elapsed = time.Since(start)
 	res.cpu = cpuTime() - cpu0
+	res.ticks0, res.ticks1 = ticks0, machineTicks()
 	if svc1, err := processCPU(g.pid); g.pid > 0 && err == nil && svcErr == nil {
 		res.service, res.measured = svc1-svc0, true
 	}
@@ -157,6 +161,7 @@ func (r *result) report(out io.Writer, every time.Duration, createUS float64) {
 	// latency above (run it on its own core: taskset -c 0 loadgen …).
 	fmt.Fprintf(out, "generator: %.0f%% of one core (GOMAXPROCS %d), sender behind schedule by %s at the end\n",
 		100*r.cpu.Seconds()/r.elapsed.Seconds(), runtime.GOMAXPROCS(0), (r.sent - time.Duration(r.total-1)*r.interval).Round(time.Millisecond))
+	reportSteal(out, r.ticks0, r.ticks1)
 	fmt.Fprintf(out, "errors: %d\n", r.failed())
 	for _, msg := range sortedKeys(r.errs) {
 		fmt.Fprintf(out, "  %d × %s\n", r.errs[msg], msg)
