@@ -115,7 +115,8 @@ type quad struct {
 var pngPlans sync.Map // [4]int{size, scale, off, modules} → *pngPlan
 
 // planFor returns the plan of a size×size image of a symbol of the given
-// module count, scale and quiet offset.
+// module count, scale and quiet offset. Plans are kept: codes are
+// rendered at fixed sizes (DefaultSize), so there are at most 40 per size.
 func planFor(size, scale, off, modules int) *pngPlan {
 	key := [4]int{size, scale, off, modules}
 	if p, ok := pngPlans.Load(key); ok {
@@ -418,7 +419,9 @@ func (p *pngPlan) zlibRows(dst []byte, s *symbol) ([]byte, error) {
 			return
 		}
 		// The first as a literal "2", a literal 0 and a match of the
-		// zeros before; the rest as copies of the row before them.
+		// zeros before (a symbol's image is at least 29 pixels wide, so
+		// the match is at least 3 long); the rest as copies of the row
+		// before them.
 		w.code(p.lit[2])
 		w.code(p.lit[0])
 		p.match(&w, p.stride-1, 1)
