@@ -83,8 +83,7 @@ func TestConcurrentWritesRunInParallelAcrossInstances(t *testing.T) {
 
 // Two instances deadlocking on rows (each group holds one row the other
 // wants): PostgreSQL fails one statement, and its instance runs that write
-// again after the other has committed. Both writes are stored; neither
-// caller sees the deadlock.
+// again. Both writes are stored once; neither caller sees the deadlock.
 func TestDeadlockBetweenInstancesIsRunAgain(t *testing.T) {
 	url, s := pgtest.URL(t), sealer(t)
 	a, b := open(t, url, s), open(t, url, s)
@@ -124,8 +123,12 @@ func TestDeadlockBetweenInstancesIsRunAgain(t *testing.T) {
 	if err := <-errB; err != nil {
 		t.Fatalf("B: %v", err)
 	}
-	if runs != 3 {
-		t.Fatalf("%d runs, want 3 (one write run again after the deadlock)", runs)
+	// At least one write ran again. A write run again can meet the other
+	// one's row again and deadlock a second time (when it locks its first
+	// row before the other, woken by the abort, takes it): then the other
+	// runs again too. Either way each write is stored once (below).
+	if runs < 3 {
+		t.Fatalf("%d runs, want at least 3 (a write run again after the deadlock)", runs)
 	}
 	_, read := a.Pools()
 	for _, p := range []string{"x", "y"} {
