@@ -19,7 +19,7 @@ func TestExpiryBound(t *testing.T) {
 		bound time.Time
 		ok    bool
 	}{
-		{"no watcher yet: the clock", cashier.ChainCursor{}, now, true},
+		{"no watcher yet: wait", cashier.ChainCursor{}, time.Time{}, false},
 		{"block time unknown: wait", cashier.ChainCursor{Confirmed: 9, UpdatedAt: now}, time.Time{}, false},
 		{"chain behind the clock", cashier.ChainCursor{Confirmed: 9, ConfirmedTime: at(-40), UpdatedAt: now}, at(-40), true},
 		{"chain ahead of the clock", cashier.ChainCursor{Confirmed: 9, ConfirmedTime: at(5), UpdatedAt: now}, now, true},
@@ -35,7 +35,8 @@ func TestExpiryBound(t *testing.T) {
 // its expiry: a payment mined before the expiry and confirmed after it
 // (the service was down, or the confirmations took longer) credits the
 // order, SUCCESS and never LATE, without an EXPIRED webhook; an unpaid one
-// expires as soon as the chain is known past its expiry; another network's
+// expires as soon as the chain is known past its expiry; a network no
+// watcher has followed yet waits for its first round; another network's
 // watcher being behind holds nothing of this one.
 func TestExpiryWaitsForTheChain(t *testing.T) {
 	f := newFixture(t)
@@ -77,11 +78,11 @@ func TestExpiryWaitsForTheChain(t *testing.T) {
 	}
 
 	// Past the expiry by the clock, the service restarts: the chain is not
-	// yet scanned past it, so ETH orders wait; TRON has no watcher and goes
-	// by the clock.
+	// yet scanned past it, so ETH orders wait; TRON's watcher has not run
+	// yet (no cursor), so its order waits too.
 	f.clock.Advance(31 * time.Minute)
-	if n := expire(); n != 1 || status(tron) != cashier.CollectionExpired || status(paid) != cashier.CollectionPending || status(unpaid) != cashier.CollectionPending {
-		t.Fatalf("expired %d before the chain was scanned: paid %s unpaid %s tron %s", n, status(paid), status(unpaid), status(tron))
+	if n := expire(); n != 0 || status(tron) != cashier.CollectionPending || status(paid) != cashier.CollectionPending || status(unpaid) != cashier.CollectionPending {
+		t.Fatalf("expired %d before the chains were scanned: paid %s unpaid %s tron %s", n, status(paid), status(unpaid), status(tron))
 	}
 	// The watcher catches up: the payment, mined 23 s before the expiry,
 	// is confirmed with blocks up to one after the expiry.
@@ -91,8 +92,16 @@ func TestExpiryWaitsForTheChain(t *testing.T) {
 	if err := f.svc.ApplyConfirmed(ctx, cashier.ChainETH, 101, 110, []orders.Received{r}, cursor(110, expiry.Add(time.Second))); err != nil {
 		t.Fatal(err)
 	}
-	if n := expire(); n != 1 || status(paid) != cashier.CollectionSuccess || status(unpaid) != cashier.CollectionExpired {
-		t.Fatalf("after the chain passed the expiry: expired %d, paid %s, unpaid %s", n, status(paid), status(unpaid))
+	if n := expire(); n != 1 || status(paid) != cashier.CollectionSuccess || status(unpaid) != cashier.CollectionExpired || status(tron) != cashier.CollectionPending {
+		t.Fatalf("after the chain passed the expiry: expired %d, paid %s, unpaid %s, tron %s", n, status(paid), status(unpaid), status(tron))
+	}
+	// TRON's watcher runs its first round, past the expiry: its order
+	// expires.
+	if err := f.svc.ApplyConfirmed(ctx, cashier.ChainTRON, 50, 50, nil, cursor(50, f.clock.Now().Add(-time.Second))); err != nil {
+		t.Fatal(err)
+	}
+	if n := expire(); n != 1 || status(tron) != cashier.CollectionExpired {
+		t.Fatalf("after TRON's first round: expired %d, tron %s", n, status(tron))
 	}
 	ps, err := f.st.PaymentsByOrder(ctx, paid.ID)
 	if err != nil || len(ps) != 1 || ps[0].Effect != cashier.EffectCredited {

@@ -468,15 +468,13 @@ func (s *Service) ExpireDue(ctx context.Context, n int) (int, error) {
 // ExpiryBound is the latest expiry an order on cur's network may have to
 // expire at now: now, and no later than the time of the last block the
 // watcher scanned and confirmed, so every payment mined before the expiry
-// has been credited already. ok is false while that time is not known (a
-// cursor stored before block times were, or at the genesis block). A
-// network no watcher has followed yet (no cursor) is bounded by the clock
-// alone: nothing could credit its orders anyway.
+// has been credited already. ok is false while that time is not known: a
+// network no watcher has followed yet (no cursor; its first round scans
+// from before the oldest order, so a payment made meanwhile is credited
+// then), a cursor stored before block times were, or one at the genesis
+// block.
 func ExpiryBound(cur cashier.ChainCursor, now time.Time) (bound time.Time, ok bool) {
-	if cur.UpdatedAt.IsZero() {
-		return now, true
-	}
-	if cur.ConfirmedTime.IsZero() {
+	if cur.UpdatedAt.IsZero() || cur.ConfirmedTime.IsZero() {
 		return time.Time{}, false
 	}
 	if cur.ConfirmedTime.Before(now) {

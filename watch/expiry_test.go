@@ -10,7 +10,9 @@ import (
 )
 
 // An unpaid order turns EXPIRED within a second of its expireTime, with
-// its webhook event, and an order that is still in time is left alone.
+// its webhook event, while its network's watcher keeps up with a chain
+// making a block every 100 ms; an order that is still in time is left
+// alone.
 func TestExpiryWithinASecond(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -19,9 +21,28 @@ func TestExpiryWithinASecond(t *testing.T) {
 	soon := r.order(t, "1.00")
 	r.svc.Orders.Config.CollectionTTL = time.Hour
 	later := r.order(t, "1.00")
-	done := make(chan struct{})
-	go func() { (&watch.Expirer{Orders: r.svc.Orders}).Run(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	w := r.svc.Watchers[0]
+	must(t, w.Round(ctx))
+	done := make(chan struct{}, 2)
+	go func() { (&watch.Expirer{Orders: r.svc.Orders}).Run(ctx); done <- struct{}{} }()
+	go func() {
+		defer func() { done <- struct{}{} }()
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			r.chain.Commit()
+			if err := w.Round(ctx); err != nil && ctx.Err() == nil {
+				t.Errorf("watcher round: %v", err)
+				return
+			}
+		}
+	}()
+	defer func() { cancel(); <-done; <-done }()
 
 	for {
 		o, _ := r.reload(t, soon.ID)
