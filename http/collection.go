@@ -142,11 +142,12 @@ func (s *server) handleCreateCollection(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	o, err := s.svc.CreateCollection(r.Context(), c.merchant, req)
-	if err != nil {
+	var code string
+	req.Prepare = func(o *cashier.CollectionOrder) (err error) {
+		code, err = s.qrCode(o)
 		return err
 	}
-	code, err := s.qrCode(o)
+	o, err := s.svc.CreateCollection(r.Context(), c.merchant, req)
 	if err != nil {
 		return err
 	}

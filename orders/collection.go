@@ -29,6 +29,12 @@ type CollectionRequest struct {
 	// address is given out (ChooseNetwork). Only browser-created orders
 	// use them: an API order's chainId defaults to TRON, as documented.
 	ChooseChain, ChooseToken bool
+	// Prepare, when set, is called with the order once it is built, before
+	// it is stored; its error fails the create with nothing stored. The
+	// API renders the order's QR code there: that work then overlaps the
+	// commit of the orders ahead, instead of adding to the answers of a
+	// committed group, which all wake at once.
+	Prepare func(*cashier.CollectionOrder) error
 }
 
 // CreateCollection creates a PENDING collection order with its own deposit
@@ -114,6 +120,11 @@ func (s *Service) CreateCollection(ctx context.Context, m *cashier.Merchant, req
 		}
 	} else if o.DepositAddress, err = s.Deposits.DepositAddress(ctx, m, chain, o.ID); err != nil {
 		return nil, err
+	}
+	if req.Prepare != nil {
+		if err := req.Prepare(o); err != nil {
+			return nil, err
+		}
 	}
 	// Safe beside other instances' writes: one insert under the unique
 	// order number, one event; nothing read and decided on.

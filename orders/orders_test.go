@@ -147,6 +147,39 @@ func TestCreateCollection(t *testing.T) {
 	wantCode(t, err, cashier.EDuplicate)
 }
 
+// Prepare sees the whole order before it is stored, and its failure
+// leaves nothing stored.
+func TestCreateCollectionPrepare(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	var seen cashier.CollectionOrder
+	req := orders.CollectionRequest{CashierID: "c_1", OrderNo: "P-1", Amount: "12", Symbol: "USDT", ChainID: "ETH",
+		Prepare: func(o *cashier.CollectionOrder) error {
+			seen = *o
+			_, err := f.svc.Collection(ctx, f.m, o.OrderNo)
+			wantCode(t, err, cashier.ENotFound)
+			return nil
+		}}
+	o, err := f.svc.CreateCollection(ctx, f.m, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen.ID != o.ID || seen.DepositAddress != "deposit-ETH-"+o.ID || seen.Amount.Cmp(units("12")) != 0 {
+		t.Fatalf("Prepare saw %+v, the order is %+v", seen, o)
+	}
+	failed := cashier.Errorf(cashier.EInternal, "cannot render")
+	req.OrderNo = "P-2"
+	req.Prepare = func(*cashier.CollectionOrder) error { return failed }
+	if _, err := f.svc.CreateCollection(ctx, f.m, req); err != failed {
+		t.Fatalf("create = %v, want Prepare's error", err)
+	}
+	_, err = f.svc.Collection(ctx, f.m, "P-2")
+	wantCode(t, err, cashier.ENotFound)
+	if evs, err := f.st.Events(ctx, cashier.EventFilter{}); err != nil || len(evs) != 1 {
+		t.Fatalf("events = %d, %v; want only P-1's", len(evs), err)
+	}
+}
+
 func TestCreateCollectionRejects(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()

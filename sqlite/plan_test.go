@@ -33,3 +33,30 @@ func TestWatcherLookupsUseIndexes(t *testing.T) {
 		}
 	}
 }
+
+// An order's insert and its event's run no trigger, neither a table's nor
+// the one SQLite makes of RETURNING: a statement with a trigger copies
+// every page it changes to a statement journal first (migration 0028,
+// Dialect.NoReturning).
+func TestHotInsertsRunNoTrigger(t *testing.T) {
+	db := openTest(t)
+	rows, err := readPool(db).QueryContext(ctx, `SELECT name FROM sqlite_master
+		WHERE type = 'trigger' AND tbl_name IN ('collection_orders', 'payout_orders', 'events')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("trigger %s on a table every order writes", name)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !Dialect.NoReturning {
+		t.Error("the SQLite dialect inserts with RETURNING")
+	}
+}

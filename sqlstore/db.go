@@ -108,7 +108,7 @@ func (db *DB) Close() error {
 // commit that holds them.
 func (db *DB) Update(ctx context.Context, fn func(cashier.Tx) error) error {
 	return db.writer.do(ctx, func(sqlTx *sql.Tx) error {
-		return fn(&tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx, prep: db.prep, d: db.dialect})
+		return fn(newTx(sqlTx, db.sealer, db.prep, db.dialect))
 	})
 }
 

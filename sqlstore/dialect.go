@@ -48,34 +48,56 @@ type Dialect struct {
 	// reads its page and count in; it must give one snapshot.
 	Snapshot sql.IsolationLevel
 	// NextNum is the SQL expression that numbers a new row of a table (%s:
-	// its name) inside the row's INSERT, which then returns the number: no
-	// trigger writes the row a second time and no query reads it back.
+	// its name) inside the row's INSERT: no trigger writes the row a
+	// second time.
 	NextNum string
+	// NoReturning is set for a database on which an INSERT costs more
+	// with RETURNING than followed by a read by rowid. SQLite runs
+	// RETURNING as a trigger, and a statement with a trigger first copies
+	// every page it changes to a statement journal: about a quarter of
+	// an order insert's CPU. The store then takes a new row's key from
+	// the insert's result (the rowid) and reads its number by that key.
+	NoReturning bool
 
 	numberedOnce sync.Once
 	numbered     numberedInserts
 }
 
-// numberedInserts are the order inserts that number their row.
-type numberedInserts struct{ collection, payout string }
+// numberedInserts are the order inserts, which number their row, and the
+// event insert, in d's form (NoReturning).
+type numberedInserts struct {
+	collection, payout numberedInsert
+	event              string // returns seq, unless NoReturning
+}
 
-// inserts returns d's numbered order inserts, built once.
+// numberedInsert inserts a row of a table with its columns (one
+// placeholder each) and the next number, returning the number, or
+// nothing when the row's unique keys exist already. With NoReturning it
+// returns nothing, and readBack reads the number by rowid.
+type numberedInsert struct{ insert, readBack string }
+
+// inserts returns d's inserts, built once.
 func (d *Dialect) inserts() *numberedInserts {
 	d.numberedOnce.Do(func() {
 		d.numbered = numberedInserts{
-			collection: numberedInsert(d, "collection_orders", collectionCols),
-			payout:     numberedInsert(d, "payout_orders", payoutCols),
+			collection: newNumberedInsert(d, "collection_orders", collectionCols),
+			payout:     newNumberedInsert(d, "payout_orders", payoutCols),
+			event:      insertEvent,
+		}
+		if !d.NoReturning {
+			d.numbered.event += ` RETURNING seq`
 		}
 	})
 	return &d.numbered
 }
 
-// numberedInsert inserts a row of table with cols (one placeholder each)
-// and the next number, returning the number; nothing when the row's
-// unique keys exist already.
-func numberedInsert(d *Dialect, table, cols string) string {
-	return `INSERT INTO ` + table + ` (` + cols + `, num) VALUES (` + placeholders(cols) + `, ` +
-		fmt.Sprintf(d.NextNum, table) + `) ON CONFLICT DO NOTHING RETURNING num`
+func newNumberedInsert(d *Dialect, table, cols string) numberedInsert {
+	q := `INSERT INTO ` + table + ` (` + cols + `, num) VALUES (` + placeholders(cols) + `, ` +
+		fmt.Sprintf(d.NextNum, table) + `) ON CONFLICT DO NOTHING`
+	if d.NoReturning {
+		return numberedInsert{insert: q, readBack: `SELECT num FROM ` + table + ` WHERE rowid = ?`}
+	}
+	return numberedInsert{insert: q + ` RETURNING num`}
 }
 
 // dialects are those of the stores opened in this process, for the error

@@ -17,7 +17,7 @@ func HotStatements(db *DB) []string { return hotStatements(db.dialect) }
 // prepared statements, as code elsewhere in the package may build one.
 func CreateCollectionUnprepared(ctx context.Context, db *DB, o *cashier.CollectionOrder) error {
 	return db.writeTx(ctx, func(sqlTx *sql.Tx) error {
-		plain := &tx{reader: reader{q: sqlTx, sealer: db.sealer}, tx: sqlTx, d: db.dialect}
+		plain := newTx(sqlTx, db.sealer, nil, db.dialect)
 		return plain.CreateCollection(ctx, o)
 	})
 }

@@ -18,9 +18,11 @@ const (
 	release    = `RELEASE w`
 	rollbackTo = `ROLLBACK TO w`
 
+	// insertEvent ends with RETURNING seq, unless the dialect has
+	// NoReturning (Dialect.inserts).
 	insertEvent = `INSERT INTO events
 		(id, merchant_id, type, order_id, order_no, status, url, body, created_at, state, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING RETURNING seq`
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING`
 )
 
 // placeholders returns "?, ?, …", one per comma-separated column of cols.
@@ -32,7 +34,14 @@ func placeholders(cols string) string {
 // have one placeholder per column of collectionCols and payoutCols, so a
 // column added there cannot leave a statement short.
 func hotStatements(d *Dialect) []string {
-	return []string{savepoint, release, rollbackTo, d.inserts().collection, d.inserts().payout, insertEvent}
+	ins := d.inserts()
+	hot := []string{savepoint, release, rollbackTo, ins.collection.insert, ins.payout.insert, ins.event}
+	for _, q := range []string{ins.collection.readBack, ins.payout.readBack} {
+		if q != "" {
+			hot = append(hot, q)
+		}
+	}
+	return hot
 }
 
 // prepared maps a query to its statement on the write pool.
@@ -50,8 +59,10 @@ func prepare(ctx context.Context, write *sql.DB, d *Dialect) (prepared, error) {
 	return p, nil
 }
 
-// exec runs query in tx, through its prepared statement when there is one.
+// exec runs query in tx, through its prepared statement when there is one,
+// without ctx's cancellation (writeStmts).
 func (p prepared) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	ctx = context.WithoutCancel(ctx)
 	if s := p[query]; s != nil {
 		return tx.StmtContext(ctx, s).ExecContext(ctx, args...)
 	}
@@ -60,6 +71,7 @@ func (p prepared) exec(ctx context.Context, tx *sql.Tx, query string, args ...an
 
 // queryRow is exec for a statement that returns one row.
 func (p prepared) queryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
+	ctx = context.WithoutCancel(ctx)
 	if s := p[query]; s != nil {
 		return tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}

@@ -14,9 +14,36 @@ import (
 // tx implements cashier.Tx on one write transaction.
 type tx struct {
 	reader
-	tx   *sql.Tx
+	tx   writeStmts
 	prep prepared // the hot statements, prepared once on the write connection
 	d    *Dialect
+}
+
+// newTx is the cashier.Tx of sqlTx, a transaction of the writer.
+func newTx(sqlTx *sql.Tx, sealer Sealer, prep prepared, d *Dialect) *tx {
+	w := writeStmts{sqlTx}
+	return &tx{reader: reader{q: w, sealer: sealer}, tx: w, prep: prep, d: d}
+}
+
+// writeStmts runs a write transaction's statements without the caller's
+// cancellation. Watching a context that can end costs a goroutine and its
+// wake-ups per statement (database/sql and the driver start one each),
+// paid by the writer, which runs every write of the process. Nothing is
+// lost by it: the writer skips a write whose caller has gone before it
+// starts (groupWriter.runGroup), and a caller waits for the answer of a
+// write that has started (groupWriter.do).
+type writeStmts struct{ tx *sql.Tx }
+
+func (w writeStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return w.tx.ExecContext(context.WithoutCancel(ctx), query, args...)
+}
+
+func (w writeStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return w.tx.QueryContext(context.WithoutCancel(ctx), query, args...)
+}
+
+func (w writeStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return w.tx.QueryRowContext(context.WithoutCancel(ctx), query, args...)
 }
 
 var _ cashier.Tx = (*tx)(nil)
@@ -108,7 +135,7 @@ func (t *tx) CreateCollection(ctx context.Context, o *cashier.CollectionOrder) e
 	if err != nil {
 		return err
 	}
-	err = t.prep.queryRow(ctx, t.tx, t.d.inserts().collection, args...).Scan(&o.Num)
+	err = t.insertNumbered(ctx, t.d.inserts().collection, &o.Num, args...)
 	return insertedNum(err, "collection order", fmt.Sprintf("order number %s exists already", o.OrderNo))
 }
 
@@ -172,7 +199,7 @@ func (t *tx) CreatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 	if err != nil {
 		return err
 	}
-	err = t.prep.queryRow(ctx, t.tx, t.d.inserts().payout, args...).Scan(&o.Num)
+	err = t.insertNumbered(ctx, t.d.inserts().payout, &o.Num, args...)
 	return insertedNum(err, "payout order", fmt.Sprintf("order number %s exists already", o.OrderNo))
 }
 
@@ -202,6 +229,36 @@ func (t *tx) UpdatePayout(ctx context.Context, o *cashier.PayoutOrder) error {
 	}
 	o.Version++
 	return nil
+}
+
+// insertNumbered inserts a row with ins and sets num to its number;
+// sql.ErrNoRows when the row's unique keys existed already (insertedNum).
+func (t *tx) insertNumbered(ctx context.Context, ins numberedInsert, num *int64, args ...any) error {
+	if ins.readBack == "" {
+		return t.prep.queryRow(ctx, t.tx.tx, ins.insert, args...).Scan(num)
+	}
+	rowid, err := t.insertedRowid(ctx, ins.insert, args...)
+	if err != nil {
+		return err
+	}
+	return t.prep.queryRow(ctx, t.tx.tx, ins.readBack, rowid).Scan(num)
+}
+
+// insertedRowid runs query, an INSERT … ON CONFLICT DO NOTHING, and
+// returns the rowid of the row it added; sql.ErrNoRows when it added none.
+func (t *tx) insertedRowid(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := t.prep.exec(ctx, t.tx.tx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, sql.ErrNoRows
+	}
+	return res.LastInsertId()
 }
 
 // versionBumped tells a stale write (EInvalidStatus) from a missing order
@@ -241,9 +298,13 @@ func (t *tx) AddEvent(ctx context.Context, e *cashier.Event) error {
 	if body == nil {
 		body = []byte{}
 	}
-	err := t.prep.queryRow(ctx, t.tx, insertEvent,
-		e.ID, e.MerchantID, e.Type, e.OrderID, e.OrderNo, e.Status, e.URL, body, millis(e.CreatedAt), due.UnixMilli()).
-		Scan(&e.Seq)
+	args := []any{e.ID, e.MerchantID, e.Type, e.OrderID, e.OrderNo, e.Status, e.URL, body, millis(e.CreatedAt), due.UnixMilli()}
+	var err error
+	if q := t.d.inserts().event; t.d.NoReturning {
+		e.Seq, err = t.insertedRowid(ctx, q, args...) // seq is the rowid
+	} else {
+		err = t.prep.queryRow(ctx, t.tx.tx, q, args...).Scan(&e.Seq)
+	}
 	if errors.Is(err, sql.ErrNoRows) { // ON CONFLICT DO NOTHING inserted nothing
 		return cashier.Errorf(cashier.EDuplicate, "event %s exists already", e.ID)
 	}
