@@ -122,8 +122,9 @@ func (w *groupWriter) do(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	// Once queued, the request runs or fails on its own: waiting for the
 	// answer even if ctx ends keeps "returned an error" meaning "not
-	// stored" (the writer skips requests whose ctx has ended, and fn's
-	// statements see ctx too).
+	// stored" (the writer skips requests whose ctx has ended; once begun,
+	// an Update runs to its end, its statements not watching ctx: see
+	// writeStmts).
 	var res writeResult
 	cashier.Blocking(ctx, func() { res = <-r.done })
 	if res.panicked {
