@@ -1,6 +1,7 @@
 package http
 
 import (
+	"sync"
 	"testing"
 	"time"
 )
@@ -64,10 +65,14 @@ func TestCPUWaitReads(t *testing.T) {
 	for i := 0; i < cpuWaitMinArrivals; i++ { // requests arriving fast
 		c.saturated(now.Add(cpuWaitEvery), -time.Nanosecond, 100*time.Millisecond, 0)
 	}
-	for i := 0; i < 8*cpuWaitMinSamples; i++ { // goroutines to schedule
-		go func() {}()
+	// The runtime times one goroutine in eight, chosen at random, so eight
+	// per sample needed fall short about half the time: many more, all run.
+	var ran sync.WaitGroup
+	for i := 0; i < 64*cpuWaitMinSamples; i++ { // goroutines to schedule
+		ran.Add(1)
+		go ran.Done()
 	}
-	time.Sleep(10 * time.Millisecond)
+	ran.Wait()
 	if !c.saturated(now.Add(2*cpuWaitEvery), -time.Nanosecond, 100*time.Millisecond, 0) {
 		t.Fatal("not saturated with a limit below any wait")
 	}
