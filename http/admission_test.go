@@ -21,6 +21,15 @@ import (
 // envWriteQueue is the store's write queue bound in newEnv (0: default).
 var envWriteQueue int
 
+// admitted is the number of write requests admitted and not yet answered.
+// admit.n counts a request from its arrival, so it also counts one still
+// being decided, which may yet be refused.
+func admitted(s *server) int {
+	s.admit.mu.Lock()
+	defer s.admit.mu.Unlock()
+	return s.admit.writes
+}
+
 // holdRequests puts n creates in progress and keeps them there until
 // release: it takes every CPU slot itself, so the creates, admitted and
 // their bodies read, wait for one. Released, they complete (orders
@@ -41,7 +50,7 @@ func holdRequests(t testing.TB, e *env, n int) (release func()) {
 			done <- err
 		}()
 	}
-	waitFor(t, func() bool { return s.admit.n.Load() == int64(n) })
+	waitFor(t, func() bool { return admitted(s) == n })
 	released := false
 	return func() {
 		if released {
@@ -155,7 +164,7 @@ func TestOverloadRefusesWhenWriteQueueFull(t *testing.T) {
 		answer <- e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": "Q1"}), secretKey, ms(e.clock.Now()))})
 	}()
 	s := e.srv.Config.Handler.(*server)
-	waitFor(t, func() bool { return s.admit.n.Load() == 1 }) // admitted, waiting for room
+	waitFor(t, func() bool { return admitted(s) == 1 }) // waiting for room
 	close(gate)
 	for i := 0; i < 2; i++ {
 		if err := <-held; err != nil {
@@ -360,7 +369,7 @@ func TestOverrunShortensTheQueue(t *testing.T) {
 				answer = &r
 				return true
 			default:
-				return s.admit.n.Load() == admitMinAhead+1
+				return admitted(s) == admitMinAhead+1
 			}
 		})
 		return answer, later
