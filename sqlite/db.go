@@ -118,13 +118,9 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
 	// power loss, and a lost commit here can be a payment already reported
 	// to a merchant. foreign_keys is per connection, so it goes in the DSN.
-	// The writer keeps its temporary files in memory (temp_store): chiefly
-	// the journal of each write's savepoint in a group (sqlstore's group
-	// commit), which SQLite otherwise moves to a file past 64 KiB and then
-	// writes with a system call per page.
 	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)",
 		opts.BusyTimeout.Milliseconds())
-	write, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_pragma=temp_store(MEMORY)&_txlock=immediate")
+	write, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
