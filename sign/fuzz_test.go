@@ -1,6 +1,7 @@
 package sign
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,29 @@ func FuzzVerifyWidgetQuery(f *testing.F) {
 		q := SignWidget("s", []WidgetParam{{"apiKey", k}, {"custNo", v}})
 		if _, err := VerifyWidgetQuery("s", q); err != nil {
 			t.Fatalf("signed query %q refused: %v", q, err)
+		}
+	})
+}
+
+// FuzzParseJSONObject: the one-decode path of ParseJSONObject answers every
+// body exactly as the token-by-token parse does, parameters and errors.
+func FuzzParseJSONObject(f *testing.F) {
+	for _, s := range []string{
+		`{"orderNo":"A1","amount":"100.00"}`, `{}`, ` { } `, `[]`, `null`, ``,
+		`{"a":1,"a":2}`, `{"a":1,"\u0061":2}`, "{\"\xff\":1,\"\xfe\":2}",
+		`{"a":"x,}\"{","b":[1,{"c":2,"c":3}],"d":{"e":[]}}`, `{"a":1}{}`, `{"a":1} x`,
+		`{"a":}`, `{"a":1`, `{"a":1,}`, `{"n":12345678901234567890123}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		p, err := ParseJSONObject([]byte(body))
+		want, wantErr := parseJSONTokens([]byte(body))
+		if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
+			t.Fatalf("%q: error %v, token by token %v", body, err, wantErr)
+		}
+		if !reflect.DeepEqual(p, want) {
+			t.Fatalf("%q: %#v, token by token %#v", body, p, want)
 		}
 	})
 }

@@ -118,7 +118,10 @@ func TestKnownHMAC(t *testing.T) {
 }
 
 func TestParseJSONObject(t *testing.T) {
-	bad := []string{``, `[]`, `"x"`, `{"a":1,"a":2}`, `{"a":1}{}`, `{"a":}`, `{"a":1`, `null`}
+	bad := []string{``, `[]`, `"x"`, `{"a":1,"a":2}`, `{"a":1}{}`, `{"a":}`, `{"a":1`, `null`,
+		// The same key twice once unescaped, and two keys whose invalid
+		// UTF-8 both decode to U+FFFD.
+		`{"a":1,"\u0061":2}`, "{\"\xff\":1,\"\xfe\":2}"}
 	for _, b := range bad {
 		if _, err := ParseJSONObject([]byte(b)); err == nil {
 			t.Errorf("ParseJSONObject(%q) accepted", b)
@@ -130,6 +133,12 @@ func TestParseJSONObject(t *testing.T) {
 	}
 	if p["n"].(json.Number).String() != "12345678901234567890123" {
 		t.Fatalf("number literal lost: %v", p["n"])
+	}
+	// Commas, braces and quotes inside strings, and nested objects, are
+	// not members of the body.
+	p, err = ParseJSONObject([]byte(`{"a":"x,}\"{","b":[1,{"c":2}],"d":{"e":[],"f":"}"}}`))
+	if err != nil || len(p) != 3 || p["a"] != `x,}"{` {
+		t.Fatalf("nested and quoted: %v, %v", p, err)
 	}
 }
 
