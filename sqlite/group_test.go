@@ -252,3 +252,27 @@ func TestGroupCommitClose(t *testing.T) {
 		t.Fatalf("update after close: %v", err)
 	}
 }
+
+// Once the writer has begun an Update, its caller's context ending does
+// not cut it short: every statement of it is stored, and the caller is
+// told so (sqlstore.writeStmts).
+func TestBegunUpdateOutlivesItsContext(t *testing.T) {
+	db := openTest(t)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	err := db.Update(cctx, func(tx cashier.Tx) error {
+		if err := tx.CreateCollection(cctx, collection("co_before", "m1", "B-1", t0)); err != nil {
+			return err
+		}
+		cancel() // the client goes away mid-write
+		return tx.CreateCollection(cctx, collection("co_after", "m1", "B-2", t0))
+	})
+	if err != nil {
+		t.Fatalf("Update = %v, want it stored whole", err)
+	}
+	for _, id := range []string{"co_before", "co_after"} {
+		if _, err := db.Collection(ctx, id); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
+}
