@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"database/sql"
+	"os"
 	"strings"
 	"testing"
 )
@@ -59,4 +61,58 @@ func TestHotInsertsRunNoTrigger(t *testing.T) {
 	if !Dialect.NoReturning {
 		t.Error("the SQLite dialect inserts with RETURNING")
 	}
+}
+
+// A write's savepoint journal stays in memory however many pages the write
+// changes: SQLite would otherwise move it to a temporary file past 64 KiB
+// and write it a page per system call, inside the group's commit path.
+func TestSavepointJournalStaysInMemory(t *testing.T) {
+	db := openTest(t)
+	err := db.WriteRaw(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE scratch (v BLOB NOT NULL)`); err != nil {
+			return err
+		}
+		// 64 rows of a page each: 256 KiB to journal when all change.
+		_, err := tx.ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64)
+			INSERT INTO scratch (v) SELECT randomblob(4000) FROM n`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	err = db.WriteRaw(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{`SAVEPOINT big`, `UPDATE scratch SET v = randomblob(4000)`} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		files = tempFiles(t)
+		_, err := tx.ExecContext(ctx, `RELEASE big`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) > 0 {
+		t.Errorf("the savepoint's journal went to a temporary file: %q", files)
+	}
+}
+
+// tempFiles lists the files this process holds open that are deleted:
+// SQLite's temporary files, unlinked as soon as opened.
+func tempFiles(t *testing.T) []string {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, fd := range fds {
+		target, err := os.Readlink("/proc/self/fd/" + fd.Name())
+		if err == nil && strings.HasSuffix(target, " (deleted)") {
+			names = append(names, target)
+		}
+	}
+	return names
 }
