@@ -64,9 +64,10 @@ type concurrentWriteKey struct{}
 // invariant it checks by the row it locks or the unique key it inserts,
 // not by being the only writer. A store shared by several processes
 // (PostgreSQL) runs such writes in parallel across them and every other
-// write alone; a single-writer store ignores the mark. The function may be
-// run again after a conflict with another process, so it must have no
-// effect outside the transaction but on variables it sets afresh.
+// write alone. The function may be run again, after a conflict with
+// another process or when another write committed in the same group
+// failed, so it must have no effect outside the transaction but on
+// variables it sets afresh.
 func ConcurrentWrite(ctx context.Context) context.Context {
 	return context.WithValue(ctx, concurrentWriteKey{}, true)
 }

@@ -54,12 +54,18 @@ func waitQueued(t *testing.T, db *DB, n int) {
 // Writes that arrive while the writer is busy share one transaction; the
 // ones whose function fails (an error, a duplicate key, a panic) are rolled
 // back alone, and every successful caller finds its order committed the
-// moment Update returns.
+// moment Update returns. The same holds for writes that may run again
+// (cashier.ConcurrentWrite), which first run without savepoints.
 func TestGroupCommitSharesOneTransaction(t *testing.T) {
+	t.Run("plain", func(t *testing.T) { testGroupCommitSharesOneTransaction(t, ctx) })
+	t.Run("rerunnable", func(t *testing.T) { testGroupCommitSharesOneTransaction(t, cashier.ConcurrentWrite(ctx)) })
+}
+
+func testGroupCommitSharesOneTransaction(t *testing.T, ctx context.Context) {
 	db := openTest(t)
 	createCollection(t, db, collection("co_dup", "m1", "DUP", t0))
 	release := holdWriter(t, db)
-	groupsBefore := db.GroupsCommitted()
+	groupsBefore, togetherBefore := db.GroupsCommitted(), db.GroupsTogether()
 
 	const n = 40
 	errs := make([]error, n)
@@ -113,6 +119,9 @@ func TestGroupCommitSharesOneTransaction(t *testing.T) {
 	if got := db.GroupsCommitted() - groupsBefore; got != 2 { // the held one and ours
 		t.Fatalf("%d groups committed, want 2 (one for the %d queued writes)", got, n)
 	}
+	if got := db.GroupsTogether() - togetherBefore; got != 0 {
+		t.Fatalf("%d groups with failing writes committed without savepoints", got)
+	}
 	for i := 0; i < n; i++ {
 		_, readErr := db.Collection(ctx, fmt.Sprintf("co_%d", i))
 		switch {
@@ -134,6 +143,62 @@ func TestGroupCommitSharesOneTransaction(t *testing.T) {
 				t.Fatalf("write %d: %v, panic %v, read %v", i, errs[i], panics[i], readErr)
 			}
 		}
+	}
+}
+
+// A group of writes that may all run again commits without a savepoint
+// each, every function run once; one plain write among them puts the group
+// back on savepoints.
+func TestGroupOfRerunnableWritesRunsTogether(t *testing.T) {
+	for _, mixed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("mixed=%v", mixed), func(t *testing.T) {
+			db := openTest(t)
+			release := holdWriter(t, db)
+			groupsBefore, togetherBefore := db.GroupsCommitted(), db.GroupsTogether()
+			const n = 20
+			var runs [n]int
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := 0; i < n; i++ {
+				wctx := cashier.ConcurrentWrite(ctx)
+				if mixed && i == n/2 {
+					wctx = ctx
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					errs[i] = db.Update(wctx, func(tx cashier.Tx) error {
+						runs[i]++
+						return tx.CreateCollection(ctx, collection(fmt.Sprintf("co_%d", i), "m1", fmt.Sprintf("N-%d", i), t0))
+					})
+				}()
+				// One at a time: the group holds them in this order.
+				waitQueued(t, db, i+1)
+			}
+			release()
+			wg.Wait()
+			for i := 0; i < n; i++ {
+				if errs[i] != nil {
+					t.Fatalf("write %d: %v", i, errs[i])
+				}
+				if runs[i] != 1 {
+					t.Errorf("write %d ran %d times", i, runs[i])
+				}
+				if _, err := db.Collection(ctx, fmt.Sprintf("co_%d", i)); err != nil {
+					t.Errorf("write %d not stored: %v", i, err)
+				}
+			}
+			if got := db.GroupsCommitted() - groupsBefore; got != 2 {
+				t.Fatalf("%d groups committed, want 2", got)
+			}
+			want := int64(1)
+			if mixed {
+				want = 0
+			}
+			if got := db.GroupsTogether() - togetherBefore; got != want {
+				t.Fatalf("%d groups committed without savepoints, want %d", got, want)
+			}
+		})
 	}
 }
 

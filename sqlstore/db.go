@@ -132,6 +132,10 @@ func (db *DB) WriteRaw(ctx context.Context, fn func(*sql.Tx) error) error {
 // GroupsCommitted is the number of write transactions committed so far.
 func (db *DB) GroupsCommitted() int64 { return db.writer.groups.Load() }
 
+// GroupsTogether is how many of those were groups of several writes that
+// may run again, committed without a savepoint each.
+func (db *DB) GroupsTogether() int64 { return db.writer.together.Load() }
+
 // Uncached is the store's reader without the lookup cache.
 func (db *DB) Uncached() cashier.Reader { return db.reader }
 

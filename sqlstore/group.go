@@ -20,6 +20,9 @@ import (
 // back to its savepoint and fails alone; the others commit. Each caller is
 // answered only after the COMMIT that holds its work has returned, so a
 // success still means "on disk" exactly as with one transaction per call.
+// A group of writes that may all run again (cashier.ConcurrentWrite) first
+// runs without the savepoints and, only when one of them fails, runs again
+// with them (runTogether).
 //
 // The queue is a buffered channel: senders are served in arrival order
 // (unlike database/sql's pool, which hands a freed connection to a random
@@ -47,6 +50,9 @@ type writeReq struct {
 	// shared: the group takes the write lock shared (cashier.ConcurrentWrite
 	// on a dialect with LockShared).
 	shared bool
+	// rerunnable: marked cashier.ConcurrentWrite, whose function may run
+	// again (runTogether).
+	rerunnable bool
 	tries  int // runs that ended in a conflict with another process
 }
 
@@ -77,6 +83,8 @@ type groupWriter struct {
 	maxBatch int
 
 	groups atomic.Int64 // transactions committed, for tests and measurements
+	// groups committed by runTogether (no savepoints), for tests
+	together atomic.Int64
 	wait   waitEstimate // the expected wait of a write queued now (writewait.go)
 	// maxWait bounds the expected wait of a write marked RefuseWhenBusy;
 	// <= 0: only the queue's capacity bounds it. Set before the first write.
@@ -115,8 +123,9 @@ func newGroupWriter(db *sql.DB, queue, maxBatch int, onChange func(), prep prepa
 // holds it. When the queue is full, a ctx marked by cashier.RefuseWhenBusy
 // gets EOverloaded at once; any other waits for room (or its ctx).
 func (w *groupWriter) do(ctx context.Context, fn func(*sql.Tx) error) error {
+	rerunnable := cashier.IsConcurrentWrite(ctx)
 	r := &writeReq{ctx: ctx, fn: fn, done: make(chan writeResult, 1), api: cashier.RefusesWhenBusy(ctx),
-		shared: w.dialect.LockShared != "" && cashier.IsConcurrentWrite(ctx)}
+		shared: w.dialect.LockShared != "" && rerunnable, rerunnable: rerunnable}
 	if err := w.enqueue(ctx, r); err != nil {
 		return err
 	}
@@ -253,6 +262,12 @@ func (w *groupWriter) runGroup(batch []*writeReq) (again []*writeReq) {
 			w.onChange()
 		}
 	}()
+	if len(batch) > 1 && rerunnable(batch) {
+		if w.runTogether(batch, results) {
+			return again
+		}
+		clear(results)
+	}
 	// The transaction is not bound to any one caller's context: a caller
 	// giving up must not roll back the others.
 	tx, conn, err := w.begin(batch[0].shared)
@@ -326,6 +341,64 @@ func (w *groupWriter) runGroup(batch []*writeReq) (again []*writeReq) {
 	}
 	w.groups.Add(1)
 	return again
+}
+
+// rerunnable reports whether every write of batch may run again.
+func rerunnable(batch []*writeReq) bool {
+	for _, r := range batch {
+		if !r.rerunnable {
+			return false
+		}
+	}
+	return true
+}
+
+// runTogether runs a group of writes that may run again
+// (cashier.ConcurrentWrite: order creation, the outbox's claims, leases)
+// in one transaction without a savepoint each. That saves two statements
+// per write and the savepoint's journal, a copy of every page the write
+// changes. When a write fails, panics or conflicts, runTogether rolls the
+// whole transaction back and reports false: the group then runs again
+// with savepoints, so that the failure stays that write's alone. It
+// reports true when results hold the group's answers: committed, or
+// failed all together (begin, commit).
+func (w *groupWriter) runTogether(batch []*writeReq, results []writeResult) bool {
+	tx, conn, err := w.begin(batch[0].shared)
+	if err != nil {
+		for i := range results {
+			results[i].err = fmt.Errorf("store: begin: %w", err)
+		}
+		return true
+	}
+	defer conn.Close() // after the transaction's end, as in runGroup
+	w.wait.start(len(batch))
+	defer w.wait.stop()
+	for i, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			results[i].err = err
+			w.wait.wrote(0)
+			continue
+		}
+		began := time.Now()
+		res := call(r, tx)
+		w.wait.wrote(r.cost(began))
+		if res.err != nil || res.panicked {
+			_ = tx.Rollback()
+			return false
+		}
+	}
+	w.wait.stop() // the commit is not counted (writewait.go)
+	if err := tx.Commit(); err != nil {
+		for i := range results {
+			if results[i].err == nil {
+				results[i].err = fmt.Errorf("store: commit: %w", err)
+			}
+		}
+		return true
+	}
+	w.groups.Add(1)
+	w.together.Add(1)
+	return true
 }
 
 // conflicted marks res to be run again when it failed for a conflict with
