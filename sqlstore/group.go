@@ -53,7 +53,7 @@ type writeReq struct {
 	// rerunnable: marked cashier.ConcurrentWrite, whose function may run
 	// again (runTogether).
 	rerunnable bool
-	tries  int // runs that ended in a conflict with another process
+	tries      int // runs that ended in a conflict with another process
 }
 
 // maxConflictTries bounds the runs of a write that keeps conflicting with
@@ -85,7 +85,7 @@ type groupWriter struct {
 	groups atomic.Int64 // transactions committed, for tests and measurements
 	// groups committed by runTogether (no savepoints), for tests
 	together atomic.Int64
-	wait   waitEstimate // the expected wait of a write queued now (writewait.go)
+	wait     waitEstimate // the expected wait of a write queued now (writewait.go)
 	// maxWait bounds the expected wait of a write marked RefuseWhenBusy;
 	// <= 0: only the queue's capacity bounds it. Set before the first write.
 	maxWait time.Duration
