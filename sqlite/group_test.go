@@ -202,6 +202,58 @@ func TestGroupOfRerunnableWritesRunsTogether(t *testing.T) {
 	}
 }
 
+// After a group of re-runnable writes had to run again with savepoints,
+// the next groups run with them at once; some groups later, without again.
+func TestRerunnableGroupsPauseAfterAFailure(t *testing.T) {
+	db := openTest(t)
+	createCollection(t, db, collection("co_dup", "m1", "DUP", t0))
+	wctx := cashier.ConcurrentWrite(ctx)
+	group := func(name string, orderNos ...string) []error {
+		t.Helper()
+		release := holdWriter(t, db)
+		errs := make([]error, len(orderNos))
+		var wg sync.WaitGroup
+		for i, no := range orderNos {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = db.Update(wctx, func(tx cashier.Tx) error {
+					return tx.CreateCollection(ctx, collection(fmt.Sprintf("co_%s_%d", name, i), "m1", no, t0))
+				})
+			}()
+			waitQueued(t, db, i+1)
+		}
+		release()
+		wg.Wait()
+		return errs
+	}
+	together := db.GroupsTogether()
+	errs := group("a", "A-0", "DUP", "A-2")
+	if errs[0] != nil || errs[2] != nil {
+		t.Fatalf("the group's good writes: %v, %v", errs[0], errs[2])
+	}
+	wantCode(t, errs[1], cashier.EDuplicate)
+	for _, e := range group("b", "B-0", "B-1", "B-2") {
+		if e != nil {
+			t.Fatal(e)
+		}
+	}
+	if got := db.GroupsTogether() - together; got != 0 {
+		t.Fatalf("%d groups without savepoints right after a failure", got)
+	}
+	for i := 0; i < 20; i++ { // more groups than the pause
+		createCollection(t, db, collection(fmt.Sprintf("co_single_%d", i), "m1", fmt.Sprintf("S-%d", i), t0))
+	}
+	for _, e := range group("c", "C-0", "C-1", "C-2") {
+		if e != nil {
+			t.Fatal(e)
+		}
+	}
+	if got := db.GroupsTogether() - together; got != 1 {
+		t.Fatalf("%d groups without savepoints after the pause, want 1", got)
+	}
+}
+
 // The writer serves writes in arrival order.
 func TestGroupCommitIsFirstComeFirstServed(t *testing.T) {
 	db := openTest(t)

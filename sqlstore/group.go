@@ -97,6 +97,9 @@ type groupWriter struct {
 	dialect  *Dialect
 	touched  bool
 	onChange func()
+	// paused: groups still to run with savepoints after a group of
+	// re-runnable writes had to run again (runTogether).
+	paused int
 
 	mu     sync.RWMutex // held for reading while enqueuing, for writing by close
 	closed bool
@@ -262,11 +265,15 @@ func (w *groupWriter) runGroup(batch []*writeReq) (again []*writeReq) {
 			w.onChange()
 		}
 	}()
-	if len(batch) > 1 && rerunnable(batch) {
+	switch {
+	case w.paused > 0:
+		w.paused--
+	case len(batch) > 1 && rerunnable(batch):
 		if w.runTogether(batch, results) {
 			return again
 		}
 		clear(results)
+		w.paused = togetherPause
 	}
 	// The transaction is not bound to any one caller's context: a caller
 	// giving up must not roll back the others.
@@ -343,6 +350,13 @@ func (w *groupWriter) runGroup(batch []*writeReq) (again []*writeReq) {
 	return again
 }
 
+// togetherPause is how many groups run with savepoints after a group
+// of re-runnable writes failed without them. Failures come in runs (a
+// client resending creates it timed out on, each a duplicate, exactly
+// when the service is busiest); running every group of such a run twice
+// would double the work then.
+const togetherPause = 8
+
 // rerunnable reports whether every write of batch may run again.
 func rerunnable(batch []*writeReq) bool {
 	for _, r := range batch {
@@ -359,7 +373,8 @@ func rerunnable(batch []*writeReq) bool {
 // per write and the savepoint's journal, a copy of every page the write
 // changes. When a write fails, panics or conflicts, runTogether rolls the
 // whole transaction back and reports false: the group then runs again
-// with savepoints, so that the failure stays that write's alone. It
+// with savepoints, so that the failure stays that write's alone, and so
+// do the next togetherPause groups. It
 // reports true when results hold the group's answers: committed, or
 // failed all together (begin, commit).
 func (w *groupWriter) runTogether(batch []*writeReq, results []writeResult) bool {
