@@ -374,9 +374,8 @@ func rerunnable(batch []*writeReq) bool {
 // changes. When a write fails, panics or conflicts, runTogether rolls the
 // whole transaction back and reports false: the group then runs again
 // with savepoints, so that the failure stays that write's alone, and so
-// do the next togetherPause groups. It
-// reports true when results hold the group's answers: committed, or
-// failed all together (begin, commit).
+// do the next togetherPause groups. It reports true when results hold the
+// group's answers: committed, or failed all together (begin, commit).
 func (w *groupWriter) runTogether(batch []*writeReq, results []writeResult) bool {
 	tx, conn, err := w.begin(batch[0].shared)
 	if err != nil {
