@@ -298,9 +298,7 @@ func (w *groupWriter) runGroup(batch []*writeReq) (again []*writeReq) {
 	// server are two round trips).
 	alone := len(batch) == 1
 	for i, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			results[i].err = err
-			w.wait.wrote(0)
+		if w.gone(r, &results[i]) {
 			continue
 		}
 		began := time.Now()
@@ -388,9 +386,7 @@ func (w *groupWriter) runTogether(batch []*writeReq, results []writeResult) bool
 	w.wait.start(len(batch))
 	defer w.wait.stop()
 	for i, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			results[i].err = err
-			w.wait.wrote(0)
+		if w.gone(r, &results[i]) {
 			continue
 		}
 		began := time.Now()
@@ -413,6 +409,17 @@ func (w *groupWriter) runTogether(batch []*writeReq, results []writeResult) bool
 	w.groups.Add(1)
 	w.together.Add(1)
 	return true
+}
+
+// gone answers a write whose caller has gone before the writer reached
+// it, and reports whether it had: such a write is skipped.
+func (w *groupWriter) gone(r *writeReq, res *writeResult) bool {
+	if err := r.ctx.Err(); err != nil {
+		res.err = err
+		w.wait.wrote(0)
+		return true
+	}
+	return false
 }
 
 // conflicted marks res to be run again when it failed for a conflict with
