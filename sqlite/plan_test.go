@@ -87,8 +87,11 @@ func TestSavepointJournalStaysInMemory(t *testing.T) {
 				return err
 			}
 		}
-		files = tempFiles(t)
-		_, err := tx.ExecContext(ctx, `RELEASE big`)
+		var err error
+		if files, err = deletedFilesOpen(); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `RELEASE big`)
 		return err
 	})
 	if err != nil {
@@ -99,13 +102,13 @@ func TestSavepointJournalStaysInMemory(t *testing.T) {
 	}
 }
 
-// tempFiles lists the files this process holds open that are deleted:
-// SQLite's temporary files, unlinked as soon as opened.
-func tempFiles(t *testing.T) []string {
-	t.Helper()
+// deletedFilesOpen lists the files this process holds open that are
+// deleted: SQLite's temporary files, unlinked as soon as opened. (It runs
+// inside a write, on the writer's goroutine, so it returns its error.)
+func deletedFilesOpen() ([]string, error) {
 	fds, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	var names []string
 	for _, fd := range fds {
@@ -114,5 +117,5 @@ func tempFiles(t *testing.T) []string {
 			names = append(names, target)
 		}
 	}
-	return names
+	return names, nil
 }
