@@ -268,7 +268,7 @@ func (w *groupWriter) runGroup(batch []*writeReq) (again []*writeReq) {
 	switch {
 	case w.paused > 0:
 		w.paused--
-	case len(batch) > 1 && rerunnable(batch):
+	case len(batch) > 1 && allRerunnable(batch):
 		if w.runTogether(batch, results) {
 			return again
 		}
@@ -355,8 +355,8 @@ func (w *groupWriter) runGroup(batch []*writeReq) (again []*writeReq) {
 // would double the work then.
 const togetherPause = 8
 
-// rerunnable reports whether every write of batch may run again.
-func rerunnable(batch []*writeReq) bool {
+// allRerunnable reports whether every write of batch may run again.
+func allRerunnable(batch []*writeReq) bool {
 	for _, r := range batch {
 		if !r.rerunnable {
 			return false
