@@ -232,6 +232,47 @@ func TestStealReport(t *testing.T) {
 	}
 }
 
+// A request counts as waiting through a steal when a tick was stolen
+// between the reading at or before it was due and the first at or after
+// its answer; the report parts the created by that.
+func TestStealTimelineSplit(t *testing.T) {
+	ms := time.Millisecond
+	s := &stealTimeline{at: []time.Duration{0, 5 * ms, 10 * ms, 15 * ms, 20 * ms}, steal: []int64{7, 7, 8, 8, 8}}
+	for _, c := range []struct {
+		from, to time.Duration
+		want     int64
+	}{
+		{0, 4 * ms, 0},        // 0..5: nothing
+		{6 * ms, 9 * ms, 1},   // 5..10: the tick
+		{10 * ms, 12 * ms, 0}, // 10..15: after it
+		{1 * ms, 30 * ms, 1},  // past the last reading
+		{12 * ms, 15 * ms, 0}, // ends on a reading
+		{4 * ms, 5 * ms, 0},   // 0..5
+		{5 * ms, 5 * ms, 0},   // empty
+	} {
+		if got := s.stolen(c.from, c.to); got != c.want {
+			t.Errorf("stolen(%v, %v) = %d, want %d", c.from, c.to, got, c.want)
+		}
+	}
+	created := []sample{{0, 2 * ms}, {3 * ms, 4 * ms}, {11 * ms, 1 * ms}, {12 * ms, 2 * ms}}
+	calm, stolen := s.split(created)
+	if len(calm) != 3 || len(stolen) != 1 || stolen[0] != 4*ms {
+		t.Fatalf("calm %v, stolen %v", calm, stolen)
+	}
+	var out bytes.Buffer
+	reportStealSplit(&out, s, created)
+	want := "  waited while no CPU tick was stolen: 3: p50 2ms  p99 2ms; while one or more were: 1: p50 4ms  p99 4ms\n" +
+		"  of the slowest 1% (1), 1 waited while a tick was stolen\n"
+	if out.String() != want {
+		t.Fatalf("got %q, want %q", out.String(), want)
+	}
+	out.Reset()
+	reportStealSplit(&out, nil, created)
+	if out.Len() != 0 {
+		t.Fatalf("printed %q without readings", out.String())
+	}
+}
+
 // The closed loop against an in-process sandbox: every create answered and
 // counted, the service's CPU time read (the sandbox runs in this process);
 // with the wait bound low, clients honouring Retry-After see no error and

@@ -47,6 +47,7 @@ type result struct {
 	interval time.Duration
 	service  time.Duration // the service's CPU time, when measured
 	measured bool
+	steal    *stealTimeline // nil where /proc/stat cannot be read
 	// The machine's CPU readings at the start and end (steal.go).
 	ticks0, ticks1 map[string]cpuTicks
 }
@@ -64,6 +65,7 @@ func (g *generator) offer(rate float64, total int) *result {
 	svc0, svcErr := processCPU(g.pid)
 	ticks0 := machineTicks()
 	start, cpu0 := time.Now(), cpuTime()
+	res.steal = watchSteal(start)
 	for i := 0; i < total; i++ {
 		due := start.Add(time.Duration(i) * res.interval)
 		if d := time.Until(due); d > 0 {
@@ -107,6 +109,7 @@ func (g *generator) offer(rate float64, total int) *result {
 	res.sent = time.Since(start)
 	wg.Wait()
 	res.elapsed = time.Since(start)
+	res.steal.end()
 	res.cpu = cpuTime() - cpu0
 	res.ticks0, res.ticks1 = ticks0, machineTicks()
 	if svc1, err := processCPU(g.pid); g.pid > 0 && err == nil && svcErr == nil {
@@ -142,6 +145,7 @@ func (r *result) report(out io.Writer, every time.Duration, createUS float64) {
 	fmt.Fprintf(out, "sent %d in %.2fs (%.0f/s offered), all answered after %.2fs\n", r.total, r.sent.Seconds(), float64(r.total)/r.sent.Seconds(), r.elapsed.Seconds())
 	fmt.Fprintf(out, "created %d (%.0f/s): p50 %s  p99 %s  max %s\n", len(created), float64(len(created))/r.elapsed.Seconds(),
 		pct(created, 0.50), pct(created, 0.99), pct(created, 1))
+	reportStealSplit(out, r.steal, r.created)
 	fmt.Fprintf(out, "refused with 503: %d: p50 %s  p99 %s\n", len(refused), pct(refused, 0.50), pct(refused, 0.99))
 	for _, msg := range sortedKeys(r.reasons) {
 		fmt.Fprintf(out, "  %d × %s\n", r.reasons[msg], msg)
