@@ -265,21 +265,13 @@ func (c *Client) Allowance(ctx context.Context, token, owner, spender string) (*
 
 // callUint calls a view function returning one uint256 at the latest block.
 func (c *Client) callUint(ctx context.Context, token string, data []byte) (*big.Int, error) {
-	t, err := parseAddress(token)
+	out, err := c.CallView(ctx, token, data)
 	if err != nil {
 		return nil, err
 	}
-	var out []byte
-	err = c.rpc.do(ctx, func(ctx context.Context, ec *ethclient.Client) (err error) {
-		out, err = ec.CallContract(ctx, ethereum.CallMsg{To: &t, Data: data}, nil)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("evm: call %s: %w", t.Hex(), err)
-	}
 	if len(out) != 32 {
 		// An address without code answers with nothing at all.
-		return nil, fmt.Errorf("evm: call %s returned %d bytes, want 32 (is it a token contract?)", t.Hex(), len(out))
+		return nil, fmt.Errorf("evm: call %s returned %d bytes, want 32 (is it a token contract?)", common.HexToAddress(token).Hex(), len(out))
 	}
 	return new(big.Int).SetBytes(out), nil
 }

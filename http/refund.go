@@ -1,6 +1,7 @@
 package http
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -86,27 +87,24 @@ func (s *server) handleCreateRefund(w http.ResponseWriter, r *http.Request, c *c
 }
 
 func (s *server) handleRefundDetail(w http.ResponseWriter, r *http.Request, c *call) error {
-	f := newFields(c.params, "", s.cfg.UnknownFields, refundDetailFields...)
-	no := f.str("refundNo", true)
-	if f.err != nil {
-		return f.err
-	}
-	x, err := s.svc.Refund(r.Context(), c.merchant, no)
-	if err != nil {
-		return err
-	}
-	s.ok(w, r, s.newRefund(r, x))
-	return nil
+	return s.refundByNo(w, r, c, s.svc.Refund)
 }
 
 // handleRefundCancel withdraws a refund link the customer has not used.
 func (s *server) handleRefundCancel(w http.ResponseWriter, r *http.Request, c *call) error {
+	return s.refundByNo(w, r, c, s.svc.CancelRefund)
+}
+
+// refundByNo reads the request's refundNo, applies op to the merchant's
+// refund of that number and answers with the refund op returns.
+func (s *server) refundByNo(w http.ResponseWriter, r *http.Request, c *call,
+	op func(context.Context, *cashier.Merchant, string) (*cashier.Refund, error)) error {
 	f := newFields(c.params, "", s.cfg.UnknownFields, refundDetailFields...)
 	no := f.str("refundNo", true)
 	if f.err != nil {
 		return f.err
 	}
-	x, err := s.svc.CancelRefund(r.Context(), c.merchant, no)
+	x, err := op(r.Context(), c.merchant, no)
 	if err != nil {
 		return err
 	}
