@@ -255,30 +255,23 @@ func (r *run) replayedNonce(ctx context.Context) error {
 
 // wrongSigner sends a batch signed by the customer's key.
 func (r *run) wrongSigner(ctx context.Context) error {
-	n := r.nets[cashier.ChainETH]
-	b, err := n.newBatch(ctx, "USDT", 3)
-	if err != nil {
-		return err
-	}
-	call, err := n.balanceCall(b, r.info.Wallets["customer"])
-	if err != nil {
-		return err
-	}
-	watch, err := r.watch(ctx, n, "USDT", n.info.PayoutContract)
-	if err != nil {
-		return err
-	}
-	return r.refused(ctx, n, r.info.Roles["executor"], call, "InvalidSignature", watch)
+	return r.refusedBatch(ctx, r.info.Wallets["customer"], r.info.Roles["executor"], "InvalidSignature")
 }
 
 // notExecutor sends a correctly signed batch from the customer's account.
 func (r *run) notExecutor(ctx context.Context) error {
+	return r.refusedBatch(ctx, r.info.Roles["signer"], r.info.Wallets["customer"], "NotExecutor")
+}
+
+// refusedBatch sends a balance-mode batch of 3 on ETH signed by signer,
+// from sender, and wants it refused with reason and no balance moved.
+func (r *run) refusedBatch(ctx context.Context, signer, sender *sandbox.Wallet, reason string) error {
 	n := r.nets[cashier.ChainETH]
 	b, err := n.newBatch(ctx, "USDT", 3)
 	if err != nil {
 		return err
 	}
-	call, err := n.balanceCall(b, r.info.Roles["signer"])
+	call, err := n.balanceCall(b, signer)
 	if err != nil {
 		return err
 	}
@@ -286,7 +279,7 @@ func (r *run) notExecutor(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return r.refused(ctx, n, r.info.Wallets["customer"], call, "NotExecutor", watch)
+	return r.refused(ctx, n, sender, call, reason, watch)
 }
 
 // contractShort asks the ETH contract, in balance mode, for one base unit
