@@ -250,17 +250,25 @@ func (t *tx) AddAudit(ctx context.Context, e *cashier.AuditEntry) error {
 	return nil
 }
 
-func (t *tx) ReplaceMerchantKeys(ctx context.Context, m *cashier.Merchant) error {
+// sealKeys checks that m has an API key and seals its secret and webhook
+// keys for storage.
+func (t *tx) sealKeys(m *cashier.Merchant) (secret, webhook []byte, err error) {
 	if m.APIKey == "" {
-		return cashier.Errorf(cashier.EInvalid, "merchant %s has no API key", m.ID)
+		return nil, nil, cashier.Errorf(cashier.EInvalid, "merchant %s has no API key", m.ID)
 	}
-	secret, err := t.sealer.Seal([]byte(m.SecretKey), sealContext(m.ID, "secret_key"))
-	if err != nil {
-		return fmt.Errorf("store: seal secret key: %w", err)
+	if secret, err = t.sealer.Seal([]byte(m.SecretKey), sealContext(m.ID, "secret_key")); err != nil {
+		return nil, nil, fmt.Errorf("store: seal secret key: %w", err)
 	}
-	webhook, err := t.sealer.Seal([]byte(m.WebhookKey), sealContext(m.ID, "webhook_key"))
+	if webhook, err = t.sealer.Seal([]byte(m.WebhookKey), sealContext(m.ID, "webhook_key")); err != nil {
+		return nil, nil, fmt.Errorf("store: seal webhook key: %w", err)
+	}
+	return secret, webhook, nil
+}
+
+func (t *tx) ReplaceMerchantKeys(ctx context.Context, m *cashier.Merchant) error {
+	secret, webhook, err := t.sealKeys(m)
 	if err != nil {
-		return fmt.Errorf("store: seal webhook key: %w", err)
+		return err
 	}
 	h := apiKeyHash(m.APIKey)
 	var res sql.Result

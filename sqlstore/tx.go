@@ -55,16 +55,9 @@ func (t *tx) CreateMerchant(ctx context.Context, m *cashier.Merchant) error {
 	if err := needCreatedAt("merchant", m.CreatedAt); err != nil {
 		return err
 	}
-	if m.APIKey == "" {
-		return cashier.Errorf(cashier.EInvalid, "merchant %s has no API key", m.ID)
-	}
-	secret, err := t.sealer.Seal([]byte(m.SecretKey), sealContext(m.ID, "secret_key"))
+	secret, webhook, err := t.sealKeys(m)
 	if err != nil {
-		return fmt.Errorf("store: seal secret key: %w", err)
-	}
-	webhook, err := t.sealer.Seal([]byte(m.WebhookKey), sealContext(m.ID, "webhook_key"))
-	if err != nil {
-		return fmt.Errorf("store: seal webhook key: %w", err)
+		return err
 	}
 	h := apiKeyHash(m.APIKey)
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO merchants
