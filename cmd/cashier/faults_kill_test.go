@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"fmt"
 	"math/big"
 	mrand "math/rand/v2"
@@ -15,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
@@ -123,17 +120,9 @@ func TestProviderFaultsAndKills(t *testing.T) {
 			orders = append(orders, o)
 		}
 	}
-	pay := func(o order) {
-		t.Helper()
-		cmd := exec.Command(binary, "sandbox", "pay", "--data", data, "--order", o.no)
-		cmd.Env = append(os.Environ(), dbEnv...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("pay %s: %v\n%s", o.no, err, out)
-		}
-	}
 	for _, o := range orders {
 		if strings.HasSuffix(o.no, "-0") {
-			pay(o)
+			payOrder(t, data, o.no)
 		}
 	}
 
@@ -146,12 +135,7 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	var payouts []payout
 	for _, c := range all {
 		for i := range map[cashier.Chain]int{cashier.ChainETH: 6, cashier.ChainARB: 4, cashier.ChainTRON: 4}[c] {
-			var a [20]byte
-			rand.Read(a[:])
-			to := common.BytesToAddress(a[:]).Hex()
-			if c == cashier.ChainTRON {
-				to = tron.AddressFromEVM(common.BytesToAddress(a[:])).String()
-			}
+			to := randomRecipient(c)
 			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
 			no := fmt.Sprintf("PFP-%s-%d", c, i)
 			r, err := sdk.CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
@@ -179,7 +163,7 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	t.Logf("first kill: %d of %d payouts SUCCESS", countPayouts(t, data, dbEnv, "SUCCESS").Total, len(payouts))
 	for _, o := range orders {
 		if strings.HasSuffix(o.no, "-1") && o.chain != cashier.ChainTRON {
-			pay(o) // while the service is down
+			payOrder(t, data, o.no) // while the service is down
 		}
 	}
 	serve()
@@ -188,7 +172,7 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	kill()
 	t.Logf("second kill: %d of %d payouts SUCCESS", countPayouts(t, data, dbEnv, "SUCCESS").Total, len(payouts))
 	serve()
-	pay(orders[len(orders)-1]) // the second TRON order
+	payOrder(t, data, orders[len(orders)-1].no) // the second TRON order
 
 	deadline := time.Now().Add(5 * time.Minute)
 	for {

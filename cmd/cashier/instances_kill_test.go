@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -19,8 +18,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
@@ -253,20 +250,12 @@ func TestInstancesTakeOverWork(t *testing.T) {
 			orders = append(orders, o)
 		}
 	}
-	pay := func(o order) {
-		t.Helper()
-		cmd := exec.Command(binary, "sandbox", "pay", "--data", data, "--order", o.no)
-		cmd.Env = append(os.Environ(), dbEnv...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("pay %s: %v\n%s", o.no, err, out)
-		}
-	}
 
 	for _, o := range orders[:3] {
-		pay(o)
+		payOrder(t, data, o.no)
 	}
 	for _, o := range orders[6:9] {
-		pay(o)
+		payOrder(t, data, o.no)
 	}
 
 	// Payouts on ETH and TRON, approved where the policy holds them, so
@@ -281,12 +270,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	var payouts []payout
 	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
 		for i := 0; i < map[cashier.Chain]int{cashier.ChainETH: 32, cashier.ChainTRON: 16}[c]; i++ {
-			var a [20]byte
-			rand.Read(a[:])
-			to := common.BytesToAddress(a[:]).Hex()
-			if c == cashier.ChainTRON {
-				to = tron.AddressFromEVM(common.BytesToAddress(a[:])).String()
-			}
+			to := randomRecipient(c)
 			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
 			no := fmt.Sprintf("MIP-%s-%d", c, i)
 			r, err := sdk().CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
@@ -376,7 +360,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 
 	// The rest of the customers pay now.
 	for _, o := range append(append([]order{}, orders[3:6]...), orders[9:]...) {
-		pay(o)
+		payOrder(t, data, o.no)
 	}
 
 	// Everything completes.

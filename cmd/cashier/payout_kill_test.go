@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -16,12 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/sandbox"
-	"github.com/stablecashier/cashier/tron"
 )
 
 // TestPayoutsSurviveKills runs the sandbox's chains in one process and the
@@ -69,12 +65,7 @@ func TestPayoutsSurviveKills(t *testing.T) {
 	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
 		before[c] = balance(c, info.Networks[string(c)].PayoutContract)
 		for i := 0; i < counts[c]; i++ {
-			var b [20]byte
-			rand.Read(b[:])
-			to := common.BytesToAddress(b[:]).Hex()
-			if c == cashier.ChainTRON {
-				to = tron.AddressFromEVM(common.BytesToAddress(b[:])).String()
-			}
+			to := randomRecipient(c)
 			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
 			no := fmt.Sprintf("KILL-%s-%d", c, i)
 			r, err := api.CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})

@@ -150,11 +150,7 @@ func TestQuickstart(t *testing.T) {
 	}
 
 	paid := "QS-curl-" + suffix
-	pay := exec.Command(binary, "sandbox", "pay", "--data", data, "--order", paid)
-	pay.Env = append(os.Environ(), databaseEnv()...)
-	if out, err := pay.CombinedOutput(); err != nil {
-		t.Fatalf("sandbox pay: %v\n%s", err, out)
-	}
+	payOrder(t, data, paid)
 	waitFor(t, "the verified SUCCESS webhook", 2*time.Minute, func() bool {
 		return strings.Contains(recv.stdout.String(), "verified "+paid+" SUCCESS")
 	})
