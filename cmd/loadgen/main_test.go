@@ -175,7 +175,7 @@ func TestRefusalsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^created (\d+) .*\nrefused with 503: (\d+):`).FindStringSubmatch(out.String())
+	m := regexp.MustCompile(`(?m)^created (\d+) .*\n(?:  .*\n)*refused with 503: (\d+):`).FindStringSubmatch(out.String())
 	if m == nil {
 		t.Fatal("no created and refused lines")
 	}
@@ -183,6 +183,15 @@ func TestRefusalsCounted(t *testing.T) {
 	refused, _ := strconv.Atoi(m[2])
 	if refused == 0 || created+refused != 1000 {
 		t.Fatalf("created %d, refused %d: want refusals, and 1000 requests in all", created, refused)
+	}
+	// Every created is counted once, calm or not.
+	split := regexp.MustCompile(`(?m)^  waited while no CPU tick was stolen: (\d+): .*; while one or more were: (\d+):`).FindStringSubmatch(out.String())
+	if split == nil {
+		t.Fatal("no line parting the created by the host's steal")
+	}
+	calm, stolen := atoi(t, split[1]), atoi(t, split[2])
+	if calm+stolen != created {
+		t.Errorf("parted %d + %d of %d created", calm, stolen, created)
 	}
 	if !strings.Contains(out.String(), "× the service is busy: it is handling all the requests it admits") {
 		t.Error("the refusals' reason is not printed")
@@ -313,4 +322,13 @@ func TestClosedLoop(t *testing.T) {
 			t.Errorf("output lacks %s", want)
 		}
 	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
