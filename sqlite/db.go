@@ -115,24 +115,11 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		opts.MaxReaders = 4
 	}
 
-	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
-	// power loss, and a lost commit here can be a payment already reported
-	// to a merchant. foreign_keys is per connection, so it goes in the DSN.
-	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)",
-		opts.BusyTimeout.Milliseconds())
-	writeDSN := path + "?" + common + "&_pragma=journal_mode(WAL)&_txlock=immediate"
-	if err := migrateOnce(ctx, writeDSN, opts.BusyTimeout); err != nil {
+	dsn := dsns(path, opts.BusyTimeout)
+	if err := migrateOnce(ctx, dsn.migrate, opts.BusyTimeout); err != nil {
 		return nil, err
 	}
-
-	// The writer keeps its temporary files in memory (temp_store). Chiefly
-	// the journal of each write's savepoint in a group-commit group, which
-	// SQLite otherwise moves to a file past 64 KiB and then writes with a
-	// system call per page: in a busy group that was a third of an order's
-	// CPU (BenchmarkCreateCollectionParallel). The migrations above ran on
-	// a connection of their own without it, so that an index built over a
-	// large table sorts on disk, not in memory.
-	write, err := sql.Open("sqlite", writeDSN+"&_pragma=temp_store(MEMORY)")
+	write, err := sql.Open("sqlite", dsn.write)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +129,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	write.SetConnMaxIdleTime(0)
 
 	// Readers open after the migrations have switched the file to WAL.
-	read, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	read, err := sql.Open("sqlite", dsn.read)
 	if err != nil {
 		write.Close()
 		return nil, err
@@ -165,6 +152,31 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// connStrings are the data source names of a database's connections.
+type connStrings struct{ migrate, write, read string }
+
+func dsns(path string, busy time.Duration) connStrings {
+	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
+	// power loss, and a lost commit here can be a payment already reported
+	// to a merchant. foreign_keys is per connection, so it goes in the DSN.
+	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)",
+		busy.Milliseconds())
+	migrate := path + "?" + common + "&_pragma=journal_mode(WAL)&_txlock=immediate"
+	return connStrings{
+		migrate: migrate,
+		// The writer keeps its temporary files in memory (temp_store).
+		// Chiefly the journal of each write's savepoint in a group-commit
+		// group, which SQLite otherwise moves to a file past 64 KiB and
+		// then writes with a system call per page: in a busy group that
+		// was a third of an order's CPU (BenchmarkCreateCollectionParallel).
+		// The migrations run on a connection of their own without it, so
+		// that an index built over a large table sorts on disk, not in
+		// memory.
+		write: migrate + "&_pragma=temp_store(MEMORY)",
+		read:  path + "?" + common + "&_pragma=query_only(1)",
+	}
 }
 
 // migrateOnce brings the schema up to date through a connection of its

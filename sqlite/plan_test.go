@@ -3,8 +3,10 @@ package sqlite
 import (
 	"database/sql"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The watcher's and the expiry worker's lookups read through their
@@ -99,6 +101,31 @@ func TestSavepointJournalStaysInMemory(t *testing.T) {
 	}
 	if len(files) > 0 {
 		t.Errorf("the savepoint's journal went to a temporary file: %q", files)
+	}
+}
+
+// Only the writer keeps its temporary files in memory: the migrations'
+// connection (an index built over a large table sorts there) and the
+// readers keep SQLite's default, files.
+func TestOnlyTheWriterKeepsTemporariesInMemory(t *testing.T) {
+	dsn := dsns(filepath.Join(t.TempDir(), "c.db"), time.Second)
+	for _, c := range []struct {
+		name, dsn string
+		want      int // PRAGMA temp_store: 0 the default (files), 2 memory
+	}{{"migrations", dsn.migrate, 0}, {"writer", dsn.write, 2}, {"reader", dsn.read, 0}} {
+		db, err := sql.Open("sqlite", c.dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int
+		err = db.QueryRowContext(ctx, `PRAGMA temp_store`).Scan(&got)
+		db.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got != c.want {
+			t.Errorf("%s: temp_store %d, want %d", c.name, got, c.want)
+		}
 	}
 }
 
