@@ -271,7 +271,8 @@ func (c *Client) callUint(ctx context.Context, token string, data []byte) (*big.
 	}
 	if len(out) != 32 {
 		// An address without code answers with nothing at all.
-		return nil, fmt.Errorf("evm: call %s returned %d bytes, want 32 (is it a token contract?)", common.HexToAddress(token).Hex(), len(out))
+		t, _ := parseAddress(token) // CallView has parsed it
+		return nil, fmt.Errorf("evm: call %s returned %d bytes, want 32 (is it a token contract?)", t.Hex(), len(out))
 	}
 	return new(big.Int).SetBytes(out), nil
 }

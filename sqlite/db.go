@@ -157,6 +157,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 // connStrings are the data source names of a database's connections.
 type connStrings struct{ migrate, write, read string }
 
+// dsns returns the data source names for the database file at path.
 func dsns(path string, busy time.Duration) connStrings {
 	// synchronous=FULL: in WAL mode NORMAL may lose the last commits on
 	// power loss, and a lost commit here can be a payment already reported
