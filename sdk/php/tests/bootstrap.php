@@ -1,0 +1,3 @@
+<?php
+require __DIR__ . '/../autoload.php';
+require __DIR__ . '/Server.php';
