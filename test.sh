@@ -105,6 +105,9 @@ go test -count=1 $(go list ./... | grep -v '/cmd/cashier$')
 step "the sandbox, black box: build, start, check with real chains, restart, check again"
 bash scripts/sandbox-check.sh
 
+step "the SDKs (Python, Node, PHP): their own suites, the merchant program against a sandbox"
+bash scripts/sdk-check.sh
+
 step "the load script, briefly (it fails on any create that is not answered right)"
 PIN=0 bash scripts/loadtest.sh --rate 200 --duration 1s
 
