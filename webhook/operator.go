@@ -69,3 +69,25 @@ func (d *Dispatcher) SendTest(ctx context.Context, merchantID, url string) (*Tes
 		Response:   string(a.Response),
 	}, nil
 }
+
+// Forward POSTs event e once to target, signed with its merchant's webhook
+// key exactly as a delivery of e is (same body, same headers), and records
+// nothing: the event's own deliveries go on as before. It serves `cashier
+// listen`, which brings a directory's events to a developer's receiver.
+func (d *Dispatcher) Forward(ctx context.Context, e cashier.Event, target string) (*TestResult, error) {
+	m, err := d.merchants.Merchant(ctx, e.MerchantID)
+	if err != nil {
+		return nil, err
+	}
+	a := d.post(ctx, target, e.Type, e.ID, e.Body, m.WebhookKey)
+	return &TestResult{
+		EventID:    e.ID,
+		URL:        target,
+		Body:       e.Body,
+		At:         a.At,
+		HTTPStatus: a.HTTPStatus,
+		Latency:    a.Latency,
+		Error:      a.Err,
+		Response:   string(a.Response),
+	}, nil
+}

@@ -73,6 +73,10 @@ commands:
   sweep list            sweeps of deposit addresses, failed ones with their reason: --data DIR [--chain C]
   sweep native          sweep ETH/TRX sent to deposit addresses into the merchants' vaults:
                         --data DIR --chain C [--address DEPOSIT] [--wait 2m]
+  listen                forward a directory's webhook events, signed as real deliveries, as they
+                        are created: --data DIR --forward-to URL [--merchant ID] (Ctrl-C stops)
+  trigger               drive a sandbox order to an event: payment.success|payment.expired|
+                        payout.success|refund.success --data DIR
   backup                copy the live SQLite database to a new file: --data DIR --out FILE
   version               the build: module version, commit, Go version
 `
@@ -133,6 +137,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return userChange(ctx, cmd, rest, getenv, stdout, stderr)
 	case "collection cancel":
 		return collectionCancel(ctx, rest, getenv, stdout, stderr)
+	case "listen":
+		return listenCmd(ctx, rest, getenv, stdout, stderr)
+	case "trigger":
+		return triggerCmd(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
