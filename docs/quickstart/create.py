@@ -1,6 +1,6 @@
 # Create a collection order and read it back (Python 3, standard library).
 # Needs CASHIER_URL, API_KEY, SECRET_KEY, CASHIER_ID and ORDER_NO.
-import hashlib, hmac, json, os, time, urllib.request
+import hashlib, hmac, json, os, time, urllib.error, urllib.request
 
 url, api_key, secret = os.environ["CASHIER_URL"], os.environ["API_KEY"], os.environ["SECRET_KEY"]
 
@@ -20,8 +20,11 @@ def call(method, path, params):
     else:
         query = "&".join(f"{k}={v}" for k, v in params.items())
         req = urllib.request.Request(url + path + "?" + query, headers=signed_headers(params))
-    with urllib.request.urlopen(req) as resp:
-        return json.load(resp)
+    try:
+        with urllib.request.urlopen(req) as resp:
+            return json.load(resp)
+    except urllib.error.HTTPError as e:  # a refusal: the body is the service's code and reason
+        return json.load(e)
 
 
 order_no = os.environ["ORDER_NO"]

@@ -18,7 +18,15 @@ http.createServer((req, res) => {
     }
     const event = JSON.parse(body);
     // Deduplicate on event.eventId: a delivery may arrive more than once.
-    console.log(`verified ${event.orderNo} ${event.status}`);
+    // Branch on eventType (a refund's SUCCESS is not a payment's) and check
+    // what was paid against what you sold (your database; quickstart orders
+    // are 12.50 USDT).
+    if (event.eventType === "payment.success") {
+      const sold = event.amount === "12.50" && event.symbol === "USDT";
+      console.log(sold ? `verified ${event.orderNo} SUCCESS` : `mismatch ${event.orderNo}: ${event.amount} ${event.symbol}, not shipped`);
+    } else {
+      console.log(`noted ${event.eventType} ${event.orderNo}`);
+    }
     res.writeHead(200).end("ok");
   });
 }).listen(Number(process.env.PORT || 8000), "127.0.0.1");
