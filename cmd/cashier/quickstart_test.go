@@ -228,7 +228,9 @@ func TestQuickstart(t *testing.T) {
 	if len(databaseEnv()) > 0 {
 		event = "payment.success"
 	}
-	out, err := exec.Command(binary, "trigger", event, "--data", data).CombinedOutput()
+	trig := exec.Command(binary, "trigger", event, "--data", data)
+	trig.Env = append(os.Environ(), databaseEnv()...)
+	out, err := trig.CombinedOutput()
 	if err != nil {
 		t.Fatalf("trigger %s: %v\n%s", event, err, out)
 	}
