@@ -77,7 +77,7 @@ export interface WebhookEvent extends Fields {
 export type HeaderSource = Record<string, string | string[] | undefined> | Array<[string, string]> | { get(name: string): string | null; entries(): any };
 
 export declare function verifyWebhook(
-  rawBody: Buffer | Uint8Array | string,
+  rawBody: Uint8Array | string, // a Buffer is a Uint8Array
   headers: HeaderSource,
   keyOrKeys: string | string[],
   opts?: { tolerance?: number; headerPrefix?: string; now?: number },
