@@ -20,33 +20,16 @@
 # loadgen binary (both: nothing is built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d /tmp/loadtest.XXXXXX)
-pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  [ -n "${KEEP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -n "${CASHIER:-}" ]; then cp "$CASHIER" "$work/cashier"; else go build -o "$work/cashier" ./cmd/cashier; fi
-if [ -n "${LOADGEN:-}" ]; then cp "$LOADGEN" "$work/loadgen"; else go build -o "$work/loadgen" ./cmd/loadgen; fi
+source scripts/lib/sandbox.sh
+sandbox_workdir loadtest
+sandbox_build cashier loadgen
 service=() generator=()
 if [ "${PIN:-1}" != 0 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
   service=(taskset -c 1) generator=(taskset -c 0)
 fi
-
-"${service[@]}" "$work/cashier" sandbox --data "$work/data" --free-ports --log-level warn \
-  --rate-per-key 100000000 --rate-per-ip 100000000 --rate-per-endpoint 100000000 ${SERVICE_FLAGS:-} \
-  >"$work/sandbox.out" 2>"$work/sandbox.log" &
-pid=$!
-for _ in $(seq 600); do
-  grep -q "sandbox ready" "$work/sandbox.log" 2>/dev/null && break
-  kill -0 "$pid" 2>/dev/null || { echo "the sandbox exited:"; cat "$work/sandbox.log"; exit 1; }
-  sleep 0.2
-done
-grep -q "sandbox ready" "$work/sandbox.log" || { echo "the sandbox did not start:"; cat "$work/sandbox.log"; exit 1; }
-sleep 2 # the dev chains' first blocks
+SANDBOX_PREFIX=(${service[@]+"${service[@]}"})
+sandbox_start
 
 [ $# -gt 0 ] || set -- --rate 1000 --duration 10s
 echo "== service: ${service[*]:-unpinned}; generator: ${generator[*]:-unpinned}"
-"${generator[@]}" "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" "$@"
+${generator[@]+"${generator[@]}"} "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" "$@"
