@@ -17,7 +17,9 @@
 # service's process id (--service-pid) to report its CPU time per create
 # and per refusal; SERVICE_FLAGS adds flags to the service, and CASHIER
 # names another service binary to measure (an earlier build), LOADGEN a
-# loadgen binary (both: nothing is built).
+# loadgen binary (both: nothing is built). WEBHOOKS=1 sets the sandbox's
+# webhook URL to a cheap receiver in loadgen, which reports how many
+# created orders' webhooks were behind when the load ended.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/sandbox.sh
@@ -28,8 +30,16 @@ if [ "${PIN:-1}" != 0 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]
   service=(taskset -c 1) generator=(taskset -c 0)
 fi
 SANDBOX_PREFIX=(${service[@]+"${service[@]}"})
-sandbox_start
+hooks=()
+if [ -n "${WEBHOOKS:-}" ]; then
+  # A cheap local receiver in loadgen takes every webhook the creates cause.
+  port=$(free_port)
+  hooks=(--webhooks "127.0.0.1:$port")
+  sandbox_start --webhook-url "http://127.0.0.1:$port/hook"
+else
+  sandbox_start
+fi
 
 [ $# -gt 0 ] || set -- --rate 1000 --duration 10s
 echo "== service: ${service[*]:-unpinned}; generator: ${generator[*]:-unpinned}"
-${generator[@]+"${generator[@]}"} "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" "$@"
+${generator[@]+"${generator[@]}"} "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" ${hooks[@]+"${hooks[@]}"} "$@"

@@ -13,6 +13,6 @@ cd "$(dirname "$0")/.."
 source scripts/lib/sandbox.sh
 sandbox_workdir pay-latency
 sandbox_build cashier paylatency
-port=$("$work/paylatency" --free-port)
+port=$(free_port)
 sandbox_start --webhook-url "http://127.0.0.1:$port/hook"
 "$work/paylatency" --data "$work/data" --listen "127.0.0.1:$port" "$@"

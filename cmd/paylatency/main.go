@@ -184,18 +184,8 @@ func run(args []string, out io.Writer) error {
 	chainFlag := fs.String("chain", "ETH", "network: ETH, ARB or TRON")
 	amt := fs.String("amount", "1.00", "amount of each order, USDT")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
-	freePort := fs.Bool("free-port", false, "print a free TCP port of 127.0.0.1 and exit (for the receiver's address)")
 	if err := fs.Parse(args); err != nil {
 		return err
-	}
-	if *freePort {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		defer ln.Close()
-		fmt.Fprintln(out, ln.Addr().(*net.TCPAddr).Port)
-		return nil
 	}
 	if *n < 1 {
 		return errors.New("--n must be positive")

@@ -7,6 +7,7 @@
 #   sandbox_workdir NAME            # $work: a temporary directory, removed on exit (KEEP=1 keeps it)
 #   sandbox_build cashier loadgen   # $work/cashier, $work/loadgen (CASHIER, LOADGEN: copy these builds instead)
 #   sandbox_start [flags...]        # $pid; SANDBOX_PREFIX=(taskset -c 1) runs it under a prefix
+#   port=$(free_port)               # a port of 127.0.0.1 nothing listens on, for a receiver
 #
 # The sandbox's output goes to $work/sandbox.out and its log to
 # $work/sandbox.log; SERVICE_FLAGS adds flags; READY_TIMEOUT (seconds,
@@ -53,4 +54,15 @@ sandbox_start() {
     sleep 0.2
   done
   sleep 2 # the dev chains' first blocks
+}
+
+# free_port prints a port of 127.0.0.1 that nothing answers on, from a
+# random start in the range Linux does not hand out on its own.
+free_port() {
+  local p
+  for _ in $(seq 100); do
+    p=$((20000 + RANDOM % 12000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
+  done
+  echo "no free port found" >&2; return 1
 }
