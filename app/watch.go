@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/config"
@@ -41,7 +42,8 @@ func NewWatchers(cfg config.Config, reg *cashier.Registry, chains map[cashier.Ch
 			Chain: c, Tokens: tokens, Confirmations: uint64(max(n.Confirmations, 1)),
 			Finalized: cfg.Finalized(c),
 			Chunk:     uint64(cfg.ScanChunk), Interval: cfg.WatchInterval, Approvals: true,
-			Native: cfg.WatchNative == "on",
+			BlockTime: time.Duration(n.AvgBlockTime) * time.Second,
+			Native:    cfg.WatchNative == "on",
 		}, sc, svc, log.With("component", "watch")))
 	}
 	return out, nil

@@ -74,6 +74,7 @@ type Options struct {
 // Chain is a running dev chain.
 type Chain struct {
 	URL     string            // HTTP JSON-RPC endpoint
+	WSURL   string            // the same endpoint over WebSocket (eth_subscribe)
 	Client  *ethclient.Client // connected to URL
 	ChainID *big.Int
 	Faucet  *ecdsa.PrivateKey // prefunded key, see FaucetKey
@@ -145,8 +146,14 @@ func Start(opts Options) (*Chain, error) {
 		HTTPModules:      []string{"eth", "net", "web3", "txpool", "dev"},
 		HTTPVirtualHosts: []string{"localhost", "127.0.0.1"},
 		HTTPTimeouts:     rpc.DefaultHTTPTimeouts,
-		P2P:              p2p.Config{NoDiscovery: true, MaxPeers: 0, ListenAddr: ""},
-		Logger:           log.NewLogger(log.DiscardHandler()),
+		// WebSocket on the same port (same host and port share one
+		// listener), so the service can follow new heads as they are made.
+		WSHost:    "127.0.0.1",
+		WSPort:    opts.Port,
+		WSModules: []string{"eth", "net", "web3"},
+		WSOrigins: []string{"*"},
+		P2P:       p2p.Config{NoDiscovery: true, MaxPeers: 0, ListenAddr: ""},
+		Logger:    log.NewLogger(log.DiscardHandler()),
 	}
 	stack, err := node.New(&nodeConf)
 	if err != nil {
@@ -191,6 +198,7 @@ func Start(opts Options) (*Chain, error) {
 	cid := new(big.Int).SetUint64(opts.ChainID)
 	c := &Chain{
 		URL:     url,
+		WSURL:   stack.WSEndpoint(),
 		Client:  client,
 		ChainID: cid,
 		Faucet:  faucet,

@@ -30,7 +30,8 @@ import (
 type endpoints struct {
 	chainID  *big.Int // every node must serve it (eth_chainId), checked before first use
 	urls     []string
-	clients  []*ethclient.Client
+	clients  []*ethclient.Client // nil for a WebSocket URL not yet connected (conn)
+	dialMu   []sync.Mutex
 	nodes    []*nodes.Node
 	timeout  time.Duration
 	attempts int
@@ -45,11 +46,19 @@ func dialEndpoints(chain cashier.Chain, chainID *big.Int, urls []string, timeout
 	if len(urls) == 0 {
 		return nil, errors.New("evm: no RPC URL configured")
 	}
-	e := &endpoints{chainID: chainID, urls: urls, timeout: timeout, attempts: attempts, base: base, max: max}
+	e := &endpoints{chainID: chainID, urls: urls, timeout: timeout, attempts: attempts, base: base, max: max,
+		dialMu: make([]sync.Mutex, len(urls))}
 	for _, u := range urls {
 		n := nodes.For(chain, u)
-		// Dialing HTTP does not connect, so a node that is down now does not
-		// keep the service from starting.
+		e.nodes = append(e.nodes, n)
+		if isWebSocket(u) {
+			// Dialing a WebSocket connects; it waits for the first call
+			// (conn), so a node that is down now does not keep the service
+			// from starting.
+			e.clients = append(e.clients, nil)
+			continue
+		}
+		// Dialing HTTP does not connect.
 		c, err := rpc.DialOptions(context.Background(), u,
 			rpc.WithHTTPClient(&http.Client{Transport: pauseTransport{node: n, base: http.DefaultTransport}}))
 		if err != nil {
@@ -57,9 +66,31 @@ func dialEndpoints(chain cashier.Chain, chainID *big.Int, urls []string, timeout
 			return nil, fmt.Errorf("evm: RPC URL %s: %w", redact(u), err)
 		}
 		e.clients = append(e.clients, ethclient.NewClient(c))
-		e.nodes = append(e.nodes, n)
 	}
 	return e, nil
+}
+
+// isWebSocket reports a ws:// or wss:// URL.
+func isWebSocket(u string) bool {
+	u = strings.ToLower(u)
+	return strings.HasPrefix(u, "ws://") || strings.HasPrefix(u, "wss://")
+}
+
+// conn returns node i's client, connecting a WebSocket URL on first use.
+// A connection that breaks later is made again by the RPC client itself on
+// the next call.
+func (e *endpoints) conn(ctx context.Context, i int) (*ethclient.Client, error) {
+	e.dialMu[i].Lock()
+	defer e.dialMu[i].Unlock()
+	if c := e.clients[i]; c != nil {
+		return c, nil
+	}
+	rc, err := rpc.DialContext(ctx, e.urls[i])
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errDial, err)
+	}
+	e.clients[i] = ethclient.NewClient(rc)
+	return e.clients[i], nil
 }
 
 // pauseTransport records the pause a provider asks for with Retry-After
@@ -82,8 +113,12 @@ func (t pauseTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func (e *endpoints) close() {
-	for _, c := range e.clients {
-		c.Close()
+	for i := range e.clients {
+		e.dialMu[i].Lock()
+		if c := e.clients[i]; c != nil {
+			c.Close()
+		}
+		e.dialMu[i].Unlock()
 	}
 }
 
@@ -147,7 +182,10 @@ func (e *endpoints) do(ctx context.Context, fn func(ctx context.Context, c *ethc
 			err = e.checkNode(callCtx, idx)
 		}
 		if err == nil {
-			err = fn(callCtx, e.clients[idx])
+			var c *ethclient.Client
+			if c, err = e.conn(callCtx, idx); err == nil {
+				err = fn(callCtx, c)
+			}
 		}
 		err = nodes.HideURL(err, e.urls[idx])
 		timedOut := callCtx.Err() != nil && ctx.Err() == nil
@@ -181,10 +219,18 @@ func (e *endpoints) do(ctx context.Context, fn func(ctx context.Context, c *ethc
 // goes to another node.
 var errWrongChain = errors.New("node serves another chain")
 
+// errDial: a WebSocket connection could not be made; another node, or the
+// same one later, may answer.
+var errDial = errors.New("connecting failed")
+
 // checkNode asks node i for its chain id and records the verdict; a
 // wrong one is errWrongChain.
 func (e *endpoints) checkNode(ctx context.Context, i int) error {
-	id, err := e.clients[i].ChainID(ctx)
+	c, err := e.conn(ctx, i)
+	if err != nil {
+		return err
+	}
+	id, err := c.ChainID(ctx)
 	if err != nil {
 		return err
 	}
@@ -274,7 +320,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // retryable reports whether err is a failure of the way to a node rather
 // than a node's answer to the call.
 func retryable(err error) bool {
-	if errors.Is(err, ErrBehind) || errors.Is(err, errWrongChain) {
+	if errors.Is(err, ErrBehind) || errors.Is(err, errWrongChain) || errors.Is(err, errDial) {
 		return true // another node, or the same one later, has the block
 	}
 	var httpErr rpc.HTTPError

@@ -251,3 +251,28 @@ func nativeDecimals(c cashier.Chain) int {
 	}
 	return 18
 }
+
+// Transfer sends amount (base units) of the sandbox's token symbol on chain
+// from the customer wallet to to, as a wallet would, and returns the
+// transaction id once it is mined. Unlike Pay it needs no store: the
+// deposit address comes from the order's create answer.
+func Transfer(ctx context.Context, info *Info, chain cashier.Chain, symbol, to string, amount *big.Int) (string, error) {
+	n := info.Networks[string(chain)]
+	if n == nil {
+		return "", fmt.Errorf("sandbox: sandbox.json describes no %s network", chain)
+	}
+	token := n.Tokens[symbol]
+	if token == "" {
+		return "", fmt.Errorf("sandbox: no %s token on %s", symbol, chain)
+	}
+	customer := info.Wallets["customer"]
+	if customer == nil {
+		return "", errors.New("sandbox: sandbox.json has no customer wallet")
+	}
+	ctx, cancel := context.WithTimeout(ctx, PayTimeout)
+	defer cancel()
+	if chain == cashier.ChainTRON {
+		return payTRON(ctx, n, customer, token, to, amount)
+	}
+	return payEVM(ctx, n, customer, token, to, amount)
+}

@@ -286,7 +286,11 @@ func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Co
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = info.BaseURL
 	}
-	cfg.ETHRPC, cfg.ARBRPC, cfg.TRONAPI = info.Networks["ETH"].RPCURL, info.Networks["ARB"].RPCURL, info.Networks["TRON"].RPCURL
+	// The dev chains serve WebSocket on their HTTP port: the service
+	// follows their new heads as they are made, and falls back to HTTP.
+	cfg.ETHRPC = wsURL(info.Networks["ETH"].RPCURL) + "," + info.Networks["ETH"].RPCURL
+	cfg.ARBRPC = wsURL(info.Networks["ARB"].RPCURL) + "," + info.Networks["ARB"].RPCURL
+	cfg.TRONAPI = info.Networks["TRON"].RPCURL
 	if cfg.ServiceKeys == "" && info.Roles["sweeper"] != nil {
 		// The sandbox's sweeper role is the service's sweeper key from the
 		// first start on (the sealed store has it only after provisioning).
@@ -400,7 +404,12 @@ func Registry(info *Info, confirmations int) (*cashier.Registry, error) {
 		}
 		name := map[cashier.Chain]string{cashier.ChainETH: "Ethereum (sandbox)", cashier.ChainARB: "Arbitrum (sandbox)", cashier.ChainTRON: "TRON (sandbox)"}[c]
 		rpc, prefix := n.RPCURL, n.Create2Prefix
-		no := config.NetworkOverride{ChainID: string(c), NetworkName: &name, RPCURL: &rpc, Confirmations: &conf, Create2Prefix: &prefix}
+		// The sandbox's chains make a block a second (the EVM chains also
+		// one as soon as a transaction arrives); the TRON watcher's rounds
+		// fall in step with it.
+		blockTime := 1
+		no := config.NetworkOverride{ChainID: string(c), NetworkName: &name, RPCURL: &rpc, Confirmations: &conf, Create2Prefix: &prefix,
+			AvgBlockTime: &blockTime}
 		if c.IsEVM() {
 			id := int64(n.ChainID)
 			no.EVMChainID = &id
@@ -465,4 +474,10 @@ func provision(ctx context.Context, st cashier.Store, chains map[cashier.Chain]c
 	}
 	info.MerchantID, info.APIKey, info.SecretKey, info.WebhookKey, info.CashierID = m.ID, m.APIKey, m.SecretKey, m.WebhookKey, c.ID
 	return provisionKeys(ctx, st, info)
+}
+
+// wsURL is the WebSocket form of a dev chain's HTTP endpoint (the same
+// host and port).
+func wsURL(httpURL string) string {
+	return "ws://" + strings.TrimPrefix(strings.TrimPrefix(httpURL, "http://"), "ws://")
 }

@@ -25,27 +25,10 @@ rounds=${1:-3} duration=${2:-10s}
 shift 2 2>/dev/null || shift $#
 clients=("$@")
 [ ${#clients[@]} -gt 0 ] || clients=(8 32 128)
-work=$(mktemp -d /tmp/closedloop.XXXXXX)
-pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  [ -n "${KEEP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -n "${CASHIER:-}" ]; then cp "$CASHIER" "$work/cashier"; else go build -o "$work/cashier" ./cmd/cashier; fi
-if [ -n "${LOADGEN:-}" ]; then cp "$LOADGEN" "$work/loadgen"; else go build -o "$work/loadgen" ./cmd/loadgen; fi
-"$work/cashier" sandbox --data "$work/data" --free-ports --log-level warn \
-  --rate-per-key 100000000 --rate-per-ip 100000000 --rate-per-endpoint 100000000 ${SERVICE_FLAGS:-} \
-  >"$work/sandbox.out" 2>"$work/sandbox.log" &
-pid=$!
-for _ in $(seq 600); do
-  grep -q "sandbox ready" "$work/sandbox.log" 2>/dev/null && break
-  kill -0 "$pid" 2>/dev/null || { echo "the sandbox exited:"; cat "$work/sandbox.log"; exit 1; }
-  sleep 0.2
-done
-grep -q "sandbox ready" "$work/sandbox.log" || { echo "the sandbox did not start:"; cat "$work/sandbox.log"; exit 1; }
-sleep 2 # the dev chains' first blocks
+source scripts/lib/sandbox.sh
+sandbox_workdir closedloop
+sandbox_build cashier loadgen
+sandbox_start
 
 for round in $(seq "$rounds"); do
   createus=

@@ -17,36 +17,29 @@
 # service's process id (--service-pid) to report its CPU time per create
 # and per refusal; SERVICE_FLAGS adds flags to the service, and CASHIER
 # names another service binary to measure (an earlier build), LOADGEN a
-# loadgen binary (both: nothing is built).
+# loadgen binary (both: nothing is built). WEBHOOKS=1 sets the sandbox's
+# webhook URL to a cheap receiver in loadgen, which reports how many
+# created orders' webhooks were behind when the load ended.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d /tmp/loadtest.XXXXXX)
-pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  [ -n "${KEEP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -n "${CASHIER:-}" ]; then cp "$CASHIER" "$work/cashier"; else go build -o "$work/cashier" ./cmd/cashier; fi
-if [ -n "${LOADGEN:-}" ]; then cp "$LOADGEN" "$work/loadgen"; else go build -o "$work/loadgen" ./cmd/loadgen; fi
+source scripts/lib/sandbox.sh
+sandbox_workdir loadtest
+sandbox_build cashier loadgen
 service=() generator=()
 if [ "${PIN:-1}" != 0 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
   service=(taskset -c 1) generator=(taskset -c 0)
 fi
-
-"${service[@]}" "$work/cashier" sandbox --data "$work/data" --free-ports --log-level warn \
-  --rate-per-key 100000000 --rate-per-ip 100000000 --rate-per-endpoint 100000000 ${SERVICE_FLAGS:-} \
-  >"$work/sandbox.out" 2>"$work/sandbox.log" &
-pid=$!
-for _ in $(seq 600); do
-  grep -q "sandbox ready" "$work/sandbox.log" 2>/dev/null && break
-  kill -0 "$pid" 2>/dev/null || { echo "the sandbox exited:"; cat "$work/sandbox.log"; exit 1; }
-  sleep 0.2
-done
-grep -q "sandbox ready" "$work/sandbox.log" || { echo "the sandbox did not start:"; cat "$work/sandbox.log"; exit 1; }
-sleep 2 # the dev chains' first blocks
+SANDBOX_PREFIX=(${service[@]+"${service[@]}"})
+hooks=()
+if [ -n "${WEBHOOKS:-}" ]; then
+  # A cheap local receiver in loadgen takes every webhook the creates cause.
+  port=$(free_port)
+  hooks=(--webhooks "127.0.0.1:$port")
+  sandbox_start --webhook-url "http://127.0.0.1:$port/hook"
+else
+  sandbox_start
+fi
 
 [ $# -gt 0 ] || set -- --rate 1000 --duration 10s
 echo "== service: ${service[*]:-unpinned}; generator: ${generator[*]:-unpinned}"
-"${generator[@]}" "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" "$@"
+${generator[@]+"${generator[@]}"} "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" ${hooks[@]+"${hooks[@]}"} "$@"

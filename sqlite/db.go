@@ -73,6 +73,9 @@ var Dialect = &sqlstore.Dialect{
 	},
 	IsForeignKey: func(err error) bool { return sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY },
 	WatchWrites: func(dc any, onWrite func(table string)) error {
+		if c, ok := dc.(*cachingConn); ok {
+			dc = c.innerConn // the driver's own connection, under the statement cache
+		}
 		h, ok := dc.(sqlitedrv.HookRegisterer)
 		if !ok {
 			return fmt.Errorf("sqlite: driver connection %T has no hooks", dc)
@@ -119,21 +122,14 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if err := migrateOnce(ctx, dsn.migrate, opts.BusyTimeout); err != nil {
 		return nil, err
 	}
-	write, err := sql.Open("sqlite", dsn.write)
-	if err != nil {
-		return nil, err
-	}
+	write := openDB(dsn.write)
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
 	write.SetConnMaxLifetime(0)
 	write.SetConnMaxIdleTime(0)
 
 	// Readers open after the migrations have switched the file to WAL.
-	read, err := sql.Open("sqlite", dsn.read)
-	if err != nil {
-		write.Close()
-		return nil, err
-	}
+	read := openDB(dsn.read)
 	read.SetMaxOpenConns(opts.MaxReaders)
 	read.SetMaxIdleConns(opts.MaxReaders)
 	if err := read.PingContext(ctx); err != nil {

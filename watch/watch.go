@@ -52,9 +52,17 @@ type Config struct {
 	// noticed; default 4096 blocks.
 	ReorgLookback uint64
 	Chunk         uint64 // blocks per scan; default 1000
-	Interval      time.Duration
-	BackoffBase   time.Duration // first pause after a failed round; default 500ms
-	BackoffMax    time.Duration // longest pause; default 30s
+	// Interval is the longest pause between rounds of a polled chain
+	// (pace.go); default 1s.
+	Interval time.Duration
+	// BlockTime is the network's block time: a polled chain's rounds fall
+	// in step with it (pace.go). 0 polls every Interval.
+	BlockTime time.Duration
+	// FeedPoll is the pause between the watcher's own head reads while
+	// the chain announces new heads (HeadFeed); default 4×Interval.
+	FeedPoll    time.Duration
+	BackoffBase time.Duration // first pause after a failed round; default 500ms
+	BackoffMax  time.Duration // longest pause; default 30s
 	// StartBlock is where a watcher with no stored cursor begins; 0 starts
 	// at the confirmed tip of the first head it reads.
 	StartBlock uint64
@@ -79,6 +87,9 @@ func (c *Config) defaults() {
 	}
 	if c.Interval <= 0 {
 		c.Interval = time.Second
+	}
+	if c.FeedPoll <= 0 {
+		c.FeedPoll = 4 * c.Interval
 	}
 	if c.BackoffBase <= 0 {
 		c.BackoffBase = 500 * time.Millisecond
@@ -115,11 +126,25 @@ func New(cfg Config, chain Scanner, svc *orders.Service, log *slog.Logger) *Watc
 // jittered, growing pause; nothing of a failed range is applied, and the
 // stored cursor makes the next round start where the last applied one
 // ended, so no block is skipped.
+//
+// Rounds run on every head the chain announces (HeadFeed) and otherwise
+// in step with the network's block time (pace.go).
 func (w *Watcher) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	f := w.startFeed(ctx)
+	var heads <-chan cashier.BlockRef
+	feedUp := func() bool { return false }
+	if f != nil {
+		heads, feedUp = f.heads, f.up.Load
+	}
+	p := pacer{block: w.cfg.BlockTime, interval: w.cfg.Interval, feedPoll: w.cfg.FeedPoll}
 	fails := 0
+	var announced *cashier.BlockRef
 	for {
-		err := w.Round(ctx)
-		wait := w.cfg.Interval
+		before, began := w.lastHead, time.Now()
+		err := w.round(ctx, announced)
+		var wait time.Duration
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
@@ -132,6 +157,12 @@ func (w *Watcher) Run(ctx context.Context) error {
 				w.log.Info("chain watch recovered", "after", fails)
 			}
 			fails = 0
+			wait = p.next(w.lastHead > before, feedUp(), time.Since(began))
+		}
+		announced = nil
+		next := heads
+		if err != nil {
+			next = nil // a failed round's pause is not cut short by new heads
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -139,6 +170,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 			t.Stop()
 			return ctx.Err()
 		case <-t.C:
+		case h := <-next:
+			t.Stop()
+			announced = &h
 		}
 	}
 }
@@ -155,10 +189,19 @@ func backoff(base, maxWait time.Duration, n int) time.Duration {
 
 // Round brings the watcher up to the chain's current head: confirmed
 // ranges first (crediting orders), then the unconfirmed tail (seen only).
-func (w *Watcher) Round(ctx context.Context) error {
-	head, err := w.chain.Head(ctx)
-	if err != nil {
-		return fmt.Errorf("head: %w", err)
+func (w *Watcher) Round(ctx context.Context) error { return w.round(ctx, nil) }
+
+// round is Round up to announced, the head a feed announced, when given;
+// otherwise up to the head it reads.
+func (w *Watcher) round(ctx context.Context, announced *cashier.BlockRef) error {
+	var head cashier.BlockRef
+	if announced != nil {
+		head = *announced
+	} else {
+		var err error
+		if head, err = w.chain.Head(ctx); err != nil {
+			return fmt.Errorf("head: %w", err)
+		}
 	}
 	cur, err := w.store.Cursor(ctx, w.cfg.Chain)
 	if err != nil {

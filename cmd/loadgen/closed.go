@@ -99,6 +99,7 @@ func (p closedLoop) run(out io.Writer, g *generator) error {
 						if msg := check(created, no); msg != "" {
 							r.errs[msg]++
 						} else {
+							g.made.Add(1)
 							r.created = append(r.created, lat)
 							r.fromFirst = append(r.fromFirst, time.Since(first))
 						}

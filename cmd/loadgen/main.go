@@ -97,6 +97,7 @@ func run(args []string, out io.Writer) error {
 	honour := fs.Bool("honour-retry-after", false, "with --clients: a refused create is sent again after the answer's Retry-After (default: at once)")
 	drop := fs.Bool("drop-refused", false, "with --clients: a refused create is given up and the client's next one sent at once (default: the same one sent again at once)")
 	pid := fs.Int("service-pid", 0, "the service's process id, to report its CPU time per create and per refusal (/proc/PID/stat)")
+	hookAddr := fs.String("webhooks", "", "receive the service's webhooks at this address (the sandbox's webhook URL is http://ADDR/hook) and report how many created orders' webhooks were behind at the end")
 	createUS := fs.Float64("create-cpu-us", 0, "with --service-pid: the service's CPU-µs per create (from a run without refusals), to cost the refusals of a run with both (with --overload: the sustainable rate's, unless given)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -182,6 +183,13 @@ func run(args []string, out io.Writer) error {
 
 	g := &generator{cli: cli, cashierID: t.CashierID, chain: *chain, timeout: *timeout,
 		prefix: "LG" + hex.EncodeToString(runID) + "-", pid: *pid, createUS: *createUS}
+	if *hookAddr != "" {
+		h, err := startHooks(*hookAddr, g.prefix)
+		if err != nil {
+			return err
+		}
+		defer func() { h.report(out, int(g.made.Load()), 30*time.Second) }()
+	}
 	if *clients > 0 {
 		return closedLoop{clients: *clients, duration: *duration, honour: *honour, drop: *drop, pid: *pid, createUS: *createUS}.run(out, g)
 	}

@@ -25,8 +25,9 @@ type generator struct {
 	timeout   time.Duration
 	prefix    string
 	seq       atomic.Int64
-	pid       int     // the service's process, for its CPU time (0: not measured)
-	createUS  float64 // the service's CPU-µs per create, to cost refusals (0: not given)
+	pid       int          // the service's process, for its CPU time (0: not measured)
+	createUS  float64      // the service's CPU-µs per create, to cost refusals (0: not given)
+	made      atomic.Int64 // orders created, for the webhooks behind (hooks.go)
 }
 
 // sample is one answered request: when it was due, from the start of its
@@ -90,6 +91,7 @@ func (g *generator) offer(rate float64, total int) *result {
 					res.errs[msg]++
 					return
 				}
+				g.made.Add(1)
 				res.created = append(res.created, s)
 			case client.IsCode(err, "000503"):
 				res.refused = append(res.refused, s)
