@@ -9,7 +9,6 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-READY_TIMEOUT=${READY_TIMEOUT:-120} # seconds to wait for "sandbox ready"
 root=$PWD
 
 for tool in python3 node php phpunit; do
@@ -38,47 +37,22 @@ check_version sdk/php/composer.json "^    \"version\": \"$want\",$"
 check_version sdk/php/src/Client.php "^    public const VERSION = '$want';$"
 [ "$bad" -eq 0 ] || exit 1
 
-work=$(mktemp -d)
-data="$work/data"
-pid=""
-cleanup() {
-	if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
-		kill -TERM "$pid" 2>/dev/null || true
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-bin=${CASHIER_BIN:-}
-if [[ -z "$bin" ]]; then
+source scripts/lib/sandbox.sh
+sandbox_workdir sdk-check
+if [[ -n "${CASHIER_BIN:-}" ]]; then
+	CASHIER=$CASHIER_BIN
+else
 	log "building the cashier"
-	go build -o "$work/cashier" ./cmd/cashier
-	bin="$work/cashier"
 fi
+sandbox_build cashier
+bin="$work/cashier"
+data="$work/data"
 
 # The sandbox cashier's webhook URL: a free port each suite's receiver
 # listens on in turn.
-hook_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+hook_port=$(free_port)
 log "starting a sandbox (webhooks to 127.0.0.1:$hook_port)"
-"$bin" sandbox --data "$data" --free-ports --tron-block-interval 300ms \
-	--webhook-url "http://127.0.0.1:$hook_port/hook" >"$work/sandbox.out" 2>"$work/sandbox.err" &
-pid=$!
-deadline=$((SECONDS + READY_TIMEOUT))
-until [[ -f "$data/sandbox.json" ]] && grep -qs "sandbox ready" "$work/sandbox.err"; do
-	if ! kill -0 "$pid" 2>/dev/null; then
-		log "the sandbox exited before it was ready:"
-		tail -n 50 "$work/sandbox.err" >&2
-		exit 1
-	fi
-	if ((SECONDS >= deadline)); then
-		log "the sandbox was not ready within ${READY_TIMEOUT}s:"
-		tail -n 50 "$work/sandbox.err" >&2
-		exit 1
-	fi
-	sleep 0.2
-done
+sandbox_start --tron-block-interval 300ms --webhook-url "http://127.0.0.1:$hook_port/hook"
 
 export CASHIER_SANDBOX="$data" CASHIER_BIN="$bin" CASHIER_HOOK_PORT="$hook_port" CASHIER_SDK_REQUIRE_SANDBOX=1
 log "Python: python3 -m unittest (sdk/python)"
