@@ -76,9 +76,9 @@ type Sandbox struct {
 	// WebhookURL is where the demo cashier's webhooks go as the service
 	// starts ("" : nowhere), read back from its database.
 	WebhookURL string
-	ETH     *devchain.Chain
-	ARB     *devchain.Chain
-	TRON    *tronnode.Node
+	ETH        *devchain.Chain
+	ARB        *devchain.Chain
+	TRON       *tronnode.Node
 
 	listener net.Listener
 	tronSrv  *http.Server
