@@ -74,7 +74,7 @@ type Sandbox struct {
 	Info    *Info
 	Service *app.Service
 	// WebhookURL is where the demo cashier's webhooks go as the service
-	// starts ("" : nowhere), read back from its database.
+	// starts ("": nowhere), read back from its database.
 	WebhookURL string
 	ETH        *devchain.Chain
 	ARB        *devchain.Chain
