@@ -19,6 +19,11 @@ const (
 // bytes (cd8690dc) are the chain id Nile's nodes report through eth_chainId.
 const TRONNileGenesis = "0000000000000000d698d4192c56cb6be724a558448e2684802de4d6cd8690dc"
 
+// TRONNileChainID is what the TVM's CHAINID answers on Nile: the payout
+// contract's EIP-712 domain there, so the payout signatures name it
+// (mainnet's 0x2b6653dc would not verify).
+const TRONNileChainID = 0xcd8690dc
+
 // TestnetRegistry is the built-in configuration of the testnet preset:
 // Ethereum Sepolia, Arbitrum Sepolia and TRON Nile, in the same network
 // slots (ETH, ARB, TRON) as mainnet so an integration rehearsed on them
@@ -34,7 +39,7 @@ func TestnetRegistry() *cashier.Registry {
 			{Chain: cashier.ChainTRON, NetworkName: "TRON Nile", ShortName: "TRX", Symbol: "TRX", Decimals: 6,
 				ExplorerURL: "https://nile.tronscan.org", RPCURL: "https://nile.trongrid.io", Status: cashier.NetworkActive,
 				AvgBlockTime: 3, AvgGasFee: "free (test TRX)", Confirmations: 19, Create2Prefix: 0x41,
-				GenesisBlockID: TRONNileGenesis},
+				GenesisBlockID: TRONNileGenesis, EVMChainID: TRONNileChainID},
 			{Chain: cashier.ChainETH, NetworkName: "Ethereum Sepolia", ShortName: "ETH", Symbol: "ETH", Decimals: 18,
 				ExplorerURL: "https://sepolia.etherscan.io", RPCURL: "https://ethereum-sepolia-rpc.publicnode.com", Status: cashier.NetworkActive,
 				AvgBlockTime: 12, AvgGasFee: "free (test ETH)", Confirmations: 12, EVMChainID: 11155111, Create2Prefix: 0xff},

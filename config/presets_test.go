@@ -29,7 +29,7 @@ func TestTestnetPreset(t *testing.T) {
 		t.Fatalf("EVM networks: %+v %+v", eth, arb)
 	}
 	if tron.NetworkName != "TRON Nile" || tron.GenesisBlockID != "0000000000000000d698d4192c56cb6be724a558448e2684802de4d6cd8690dc" ||
-		tron.GenesisBlockID == TRONMainnetGenesis || tron.Create2Prefix != 0x41 {
+		tron.GenesisBlockID == TRONMainnetGenesis || tron.Create2Prefix != 0x41 || tron.EVMChainID != 3448148188 {
 		t.Fatalf("TRON: %+v", tron)
 	}
 	want := map[string]string{
