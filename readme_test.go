@@ -35,3 +35,38 @@ func TestReadmeListsEveryDoc(t *testing.T) {
 		t.Fatalf("README.md's first commands: %q", cmds)
 	}
 }
+
+// going-live.md is in the order an operator follows (a testnet rehearsal,
+// then keys, deploy, register, serve, monitor) and its monitoring section
+// names every shipped alert.
+func TestGoingLiveOrder(t *testing.T) {
+	b, err := os.ReadFile("docs/going-live.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	last := -1
+	for _, h := range []string{"## Rehearse on a testnet", "## Install and provision", "## Keys", "## Deploying the contracts",
+		"## Registering contracts deployed elsewhere", "## TLS behind a reverse proxy", "## A systemd unit", "## Monitoring"} {
+		i := strings.Index(doc, "\n"+h+"\n")
+		if i < 0 || i < last {
+			t.Fatalf("%q missing or out of order", h)
+		}
+		last = i
+	}
+	_, mon, _ := strings.Cut(doc, "\n## Monitoring\n")
+	mon, _, _ = strings.Cut(mon, "\n## ")
+	rules, err := os.ReadFile("deploy/prometheus/alerts.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alerts := regexp.MustCompile(`(?m)^\s*- alert: (\w+)`).FindAllStringSubmatch(string(rules), -1)
+	if len(alerts) < 10 {
+		t.Fatalf("alerts: %v", alerts)
+	}
+	for _, a := range alerts {
+		if !strings.Contains(mon, "`"+a[1]+"`") {
+			t.Errorf("going-live.md's Monitoring does not name the alert %s", a[1])
+		}
+	}
+}
