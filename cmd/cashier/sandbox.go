@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier/app"
@@ -96,6 +97,9 @@ func checkSandboxFlags(fs *flag.FlagSet, opts sandbox.Options) error {
 	}
 	if opts.Confirmations < 1 {
 		return fmt.Errorf("sandbox: --confirmations %d: must be at least 1", opts.Confirmations)
+	}
+	if err := app.CheckWebhookURL(strings.TrimSpace(opts.WebhookURL), true); err != nil {
+		return fmt.Errorf("sandbox: --webhook-url: %w", err)
 	}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
