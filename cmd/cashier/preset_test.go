@@ -42,6 +42,9 @@ func getData(t *testing.T, url string) []map[string]any {
 // in the public configuration endpoints, and no mainnet contract; the data
 // directory remembers the preset and refuses to be switched to mainnet.
 func TestNetworkPresetTestnet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
 	data := t.TempDir()
 	if out, err := exec.Command(binary, "init", "--data", data, "--network-preset", "testnet").CombinedOutput(); err != nil {
 		t.Fatalf("init: %v %s", err, out)
