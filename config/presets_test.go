@@ -88,7 +88,7 @@ func TestNetworkPresetSetting(t *testing.T) {
 	if c, err := load([]string{"--data", dir}, nil); err != nil || c.NetworkPreset != PresetTestnet {
 		t.Fatalf("remembered: %q %v", c.NetworkPreset, err)
 	}
-	if _, err := load([]string{"--data", dir, "--network-preset", "mainnet"}, nil); err == nil || !strings.Contains(err.Error(), "served with network preset testnet") {
+	if _, err := load([]string{"--data", dir, "--network-preset", "mainnet"}, nil); err == nil || !strings.Contains(err.Error(), "is a data directory of network preset testnet") {
 		t.Fatalf("switch to mainnet: %v", err)
 	}
 	if _, err := load([]string{"--data", dir, "--network-preset", "testnet"}, nil); err != nil {

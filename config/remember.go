@@ -47,7 +47,7 @@ func (c *Config) applyRemembered(fields []field, explicit map[string]bool) error
 	if v, ok := saved["network-preset"]; ok && explicit["network-preset"] && v != c.NetworkPreset {
 		// Its contracts and deposit addresses exist on one set of networks
 		// only: on the other, payments to them would be lost.
-		return fmt.Errorf("%s was served with network preset %s, not %s: a data directory keeps its networks (its contracts and deposit addresses exist only there); use another data directory (cashier init --data NEW --network-preset %s)",
+		return fmt.Errorf("%s is a data directory of network preset %s, not %s: it keeps its networks (its contracts and deposit addresses exist only there); use another data directory (cashier init --data NEW --network-preset %s)",
 			c.Data, v, c.NetworkPreset, c.NetworkPreset)
 	}
 	for _, f := range fields {

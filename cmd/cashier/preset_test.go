@@ -99,7 +99,7 @@ func TestNetworkPresetTestnet(t *testing.T) {
 	srv.stop(t)
 
 	out, err := exec.Command(binary, "serve", "--data", data, "--addr", "127.0.0.1:0", "--network-preset", "mainnet").CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "network preset testnet") {
+	if err == nil || !strings.Contains(string(out), "of network preset testnet, not mainnet") {
 		t.Fatalf("a testnet directory served mainnet: %v %s", err, out)
 	}
 }
