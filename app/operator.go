@@ -27,7 +27,7 @@ func EventWriter(cfg config.Config, reg *cashier.Registry, st webhook.Numbers) *
 func OperatorOrders(_ context.Context, cfg config.Config, reg *cashier.Registry, st *sqlite.DB) (*orders.Service, error) {
 	if reg == nil {
 		var err error
-		if reg, err = config.LoadRegistry(cfg.Registry); err != nil {
+		if reg, err = cfg.Networks(); err != nil {
 			return nil, err
 		}
 	}

@@ -73,7 +73,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	nodes.SetLogger(s.Logger.With("component", "nodes"))
 	var err error
 	if s.Registry == nil {
-		if s.Registry, err = config.LoadRegistry(cfg.Registry); err != nil {
+		if s.Registry, err = cfg.Networks(); err != nil {
 			return nil, err
 		}
 	}

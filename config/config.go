@@ -21,8 +21,11 @@ type Config struct {
 	Mode      string
 	PublicURL string
 	Registry  string
-	MasterKey string
-	LogLevel  string
+	// NetworkPreset chooses the built-in registry: mainnet or testnet
+	// (Sepolia, Arbitrum Sepolia, Nile).
+	NetworkPreset string
+	MasterKey     string
+	LogLevel      string
 
 	HeaderPrefix   string
 	SignEncodings  string
@@ -97,6 +100,7 @@ func Default() Config {
 		Data:           "data",
 		Addr:           "127.0.0.1:8080",
 		Mode:           "production",
+		NetworkPreset:  PresetMainnet,
 		LogLevel:       "info",
 		HeaderPrefix:   "Service",
 		SignEncodings:  "raw",
@@ -232,7 +236,7 @@ var topics = []struct {
 	name  string
 	flags []string
 }{
-	{"service", []string{"data", "database-url", "addr", "mode", "public-url", "registry", "log-level"}},
+	{"service", []string{"data", "database-url", "addr", "mode", "public-url", "network-preset", "registry", "log-level"}},
 	{"API requests and signing", []string{"header-prefix", "sign-encodings", "sign-field", "unknown-fields", "integer-strings", "error-status", "recv-window", "recv-window-max", "future-skew", "collection-ttl"}},
 	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "max-cpu-wait", "cache-ttl"}},
 	{"webhooks", []string{"webhook-timeout", "webhook-schedule", "webhook-workers", "webhook-lease", "webhook-signature", "webhook-body"}},
@@ -316,6 +320,7 @@ func (c *Config) Validate() error {
 		ok      []string
 	}{
 		{"mode", c.Mode, []string{"production", "sandbox"}},
+		{"network-preset", c.NetworkPreset, []string{PresetMainnet, PresetTestnet}},
 		{"sign-field", c.SignField, []string{"optional", "require", "match", "ignore"}},
 		{"unknown-fields", c.UnknownFields, []string{"reject", "ignore"}},
 		{"integer-strings", c.IntegerStrings, []string{"accept", "reject"}},
@@ -443,6 +448,7 @@ func (c *Config) fields() []field {
 		f("CASHIER_ADDR", "addr", "listen address HOST:PORT", str(&c.Addr)),
 		f("CASHIER_MODE", "mode", "production or sandbox (sandbox allows http and loopback webhook targets)", str(&c.Mode)),
 		f("CASHIER_PUBLIC_URL", "public-url", "external base URL for payment links (default: the scheme and host of each request)", str(&c.PublicURL)),
+		f("CASHIER_NETWORK_PRESET", "network-preset", "built-in networks and tokens: mainnet, or testnet (Ethereum Sepolia, Arbitrum Sepolia, TRON Nile with their issuers' test tokens)", str(&c.NetworkPreset)),
 		f("CASHIER_REGISTRY", "registry", "JSON file overriding the built-in networks and tokens", str(&c.Registry)),
 		f("CASHIER_MASTER_KEY", "-", "", str(&c.MasterKey)),
 		f("CASHIER_LOG_LEVEL", "log-level", "debug, info, warn or error", str(&c.LogLevel)),

@@ -96,7 +96,11 @@ type TokenOverride struct {
 // LoadRegistry returns the built-in registry with the override file at
 // path applied ("" means none).
 func LoadRegistry(path string) (*cashier.Registry, error) {
-	r := DefaultRegistry()
+	return applyFile(DefaultRegistry(), path)
+}
+
+// applyFile applies the override file at path to r ("" means none).
+func applyFile(r *cashier.Registry, path string) (*cashier.Registry, error) {
 	if path == "" {
 		return r, nil
 	}

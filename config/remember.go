@@ -21,8 +21,9 @@ const SettingsFile = "settings.json"
 var rememberedSettings = []string{
 	"mode", "header-prefix", "sign-encodings", "sign-field", "unknown-fields", "error-status",
 	"webhook-signature", "webhook-body", "ipv6-prefix",
-	"database-url", // the CLI on a data directory reaches the database its service uses
-	"registry",     // network names in the webhooks an operator command writes
+	"database-url",   // the CLI on a data directory reaches the database its service uses
+	"registry",       // network names in the webhooks an operator command writes
+	"network-preset", // a testnet directory's commands reach the testnets, never mainnet
 }
 
 // applyRemembered fills the settings not set explicitly from the data
@@ -42,6 +43,12 @@ func (c *Config) applyRemembered(fields []field, explicit map[string]bool) error
 	var saved map[string]string
 	if err := json.Unmarshal(b, &saved); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if v, ok := saved["network-preset"]; ok && explicit["network-preset"] && v != c.NetworkPreset {
+		// Its contracts and deposit addresses exist on one set of networks
+		// only: on the other, payments to them would be lost.
+		return fmt.Errorf("%s is a data directory of network preset %s, not %s: it keeps its networks (its contracts and deposit addresses exist only there); use another data directory (cashier init --data NEW --network-preset %s)",
+			c.Data, v, c.NetworkPreset, c.NetworkPreset)
 	}
 	for _, f := range fields {
 		v, ok := saved[f.flag]

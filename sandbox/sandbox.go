@@ -50,8 +50,10 @@ type Options struct {
 	// Stderr receives the service's logs.
 	Stderr io.Writer
 	// WebhookURL is where the demo cashier's webhooks go (http and loopback
-	// allowed); set on first start only.
-	WebhookURL string
+	// allowed). On an existing sandbox it replaces the demo cashier's URL
+	// when given: non-empty, or WebhookURLSet (empty then means none).
+	WebhookURL    string
+	WebhookURLSet bool
 	// Only runs one half: OnlyChains the dev chains (deploying and writing
 	// sandbox.json on first start), OnlyService the service against the
 	// chains of sandbox.json; "" runs both in one process.
@@ -71,9 +73,12 @@ const (
 type Sandbox struct {
 	Info    *Info
 	Service *app.Service
-	ETH     *devchain.Chain
-	ARB     *devchain.Chain
-	TRON    *tronnode.Node
+	// WebhookURL is where the demo cashier's webhooks go as the service
+	// starts ("": nowhere), read back from its database.
+	WebhookURL string
+	ETH        *devchain.Chain
+	ARB        *devchain.Chain
+	TRON       *tronnode.Node
 
 	listener net.Listener
 	tronSrv  *http.Server
@@ -312,8 +317,53 @@ func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Co
 		if err := provision(ctx, sb.Service.Store, sb.Service.Chains, info, opts.WebhookURL); err != nil {
 			return err
 		}
+	} else if opts.WebhookURLSet || opts.WebhookURL != "" {
+		if err := setWebhookURL(ctx, sb.Service.Store, info.CashierID, opts.WebhookURL, opts.Stderr); err != nil {
+			return err
+		}
 	}
+	c, err := sb.Service.Store.Cashier(ctx, info.CashierID)
+	if err != nil {
+		return fmt.Errorf("sandbox: the demo cashier %s: %w", info.CashierID, err)
+	}
+	sb.WebhookURL = c.WebhookURL
 	return provisionDashboard(ctx, sb.Service.Store, info)
+}
+
+// setWebhookURL points an existing sandbox's demo cashier at url (""
+// stops its webhooks) and says so: a restart with --webhook-url must not
+// leave the webhooks going where they went before.
+func setWebhookURL(ctx context.Context, st cashier.Store, cashierID, url string, stderr io.Writer) error {
+	url = strings.TrimSpace(url)
+	if err := app.CheckWebhookURL(url, true); err != nil {
+		return fmt.Errorf("sandbox: --webhook-url: %w", err)
+	}
+	as, ok := st.(cashier.AccountStore)
+	if !ok {
+		return errors.New("sandbox: this store cannot change cashiers")
+	}
+	var was string
+	err := as.UpdateAccounts(ctx, func(tx cashier.AccountTx) error {
+		c, err := tx.Cashier(ctx, cashierID)
+		if err != nil {
+			return err
+		}
+		was, c.WebhookURL = c.WebhookURL, url
+		return tx.UpdateCashier(ctx, c)
+	})
+	if err != nil {
+		return fmt.Errorf("sandbox: set the demo cashier's webhook URL: %w", err)
+	}
+	fmt.Fprintf(stderr, "sandbox: the demo cashier %s now sends its webhooks to %s (before: %s)\n", cashierID, orNone(url), orNone(was))
+	return nil
+}
+
+// orNone is a webhook URL for a person to read.
+func orNone(url string) string {
+	if url == "" {
+		return "none"
+	}
+	return url
 }
 
 // Serve runs the service until ctx ends; a chains-only sandbox just

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
-	"github.com/stablecashier/cashier/config"
 )
 
 // contractCheck runs "contract check": the registration is proven on chain
@@ -147,9 +146,6 @@ func contractDeploy(ctx context.Context, args []string, getenv func(string) stri
 	reg, err := servedRegistry(cfg)
 	if err != nil {
 		return err
-	}
-	if reg == nil {
-		reg = config.DefaultRegistry()
 	}
 	chains, err := app.DialChains(ctx, cfg, reg, cashier.SystemClock{})
 	if err != nil {

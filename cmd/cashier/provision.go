@@ -133,15 +133,15 @@ func contractCreate(ctx context.Context, args []string, getenv func(string) stri
 // servedRegistry is the registry of the service running on cfg's data
 // directory, so an operator command writes webhooks naming networks as
 // that service does: the configured override file (remembered in the
-// directory) or, in a sandbox's directory, the sandbox's networks; nil
-// means the built-in registry.
+// directory) or, in a sandbox's directory, the sandbox's networks;
+// otherwise the built-in registry of the network preset (also remembered).
 func servedRegistry(cfg config.Config) (*cashier.Registry, error) {
 	if cfg.Registry != "" {
-		return config.LoadRegistry(cfg.Registry)
+		return cfg.Networks()
 	}
 	info, err := sandbox.ReadInfo(filepath.Join(cfg.Data, sandbox.InfoFile))
 	if err != nil {
-		return nil, nil // not a sandbox's directory
+		return cfg.Networks() // not a sandbox's directory
 	}
 	return sandbox.Registry(info, sandbox.DefaultConfirmations)
 }
@@ -153,9 +153,6 @@ func dialServed(ctx context.Context, cfg config.Config) (map[cashier.Chain]cashi
 	reg, err := servedRegistry(cfg)
 	if err != nil {
 		return nil, err
-	}
-	if reg == nil {
-		reg = config.DefaultRegistry()
 	}
 	return app.DialChains(ctx, cfg, reg, cashier.SystemClock{})
 }

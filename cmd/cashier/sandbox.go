@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier/app"
@@ -28,7 +29,7 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 	fs.IntVar(&opts.Confirmations, "confirmations", sandbox.DefaultConfirmations, "confirmations the sandbox's networks ask of a payment")
 	fs.DurationVar(&opts.TRONBlockInterval, "tron-block-interval", time.Second, "TRON stand-in block interval")
 	fs.BoolVar(&opts.FreePorts, "free-ports", false, "use any free ports on first start instead of 8080, 8545, 8547 and 8090")
-	fs.StringVar(&opts.WebhookURL, "webhook-url", "", "where the demo cashier's webhooks go (first start only; http and loopback allowed)")
+	fs.StringVar(&opts.WebhookURL, "webhook-url", "", "where the demo cashier's webhooks go, on first start or, given again, on an existing sandbox (empty: none; http and loopback allowed)")
 	cfg := config.Default()
 	cfg.Data = ".sandbox"
 	rest, err := cfg.Load(fs, args, getenv)
@@ -41,6 +42,10 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if err := checkSandboxFlags(fs, opts); err != nil {
 		return err
 	}
+	if cfg.NetworkPreset != config.PresetMainnet {
+		return fmt.Errorf("sandbox: --network-preset %s: the sandbox runs its own dev chains; serve a data directory of its own for the public testnets (docs/going-live.md, \"Rehearse on a testnet\")", cfg.NetworkPreset)
+	}
+	fs.Visit(func(f *flag.Flag) { opts.WebhookURLSet = opts.WebhookURLSet || f.Name == "webhook-url" })
 	opts.Config, opts.Stderr = cfg, stderr
 	fmt.Fprintln(stderr, "starting the sandbox: "+map[string]string{"": "dev chains, contracts, demo merchant",
 		sandbox.OnlyChains: "dev chains and contracts", sandbox.OnlyService: "the service, demo merchant"}[opts.Only]+" ...")
@@ -64,7 +69,11 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if opts.Only == sandbox.OnlyChains {
 		fmt.Fprintf(stderr, "sandbox chains ready (written to %s); Ctrl-C stops them\n", abs)
 	} else {
-		fmt.Fprintf(stderr, "sandbox ready at %s (written to %s); Ctrl-C stops it\n", sb.Info.BaseURL, abs)
+		hooks := sb.WebhookURL
+		if hooks == "" {
+			hooks = "none (cashier sandbox --webhook-url URL sets them)"
+		}
+		fmt.Fprintf(stderr, "sandbox ready at %s (written to %s); webhooks: %s; Ctrl-C stops it\n", sb.Info.BaseURL, abs, hooks)
 		if d := sb.Info.Dashboard; d != nil {
 			fmt.Fprintf(stderr, "dashboard: %s — sign in as %s with password %s\n", d.URL, d.Email, d.Password)
 		}
@@ -88,6 +97,9 @@ func checkSandboxFlags(fs *flag.FlagSet, opts sandbox.Options) error {
 	}
 	if opts.Confirmations < 1 {
 		return fmt.Errorf("sandbox: --confirmations %d: must be at least 1", opts.Confirmations)
+	}
+	if err := app.CheckWebhookURL(strings.TrimSpace(opts.WebhookURL), true); err != nil {
+		return fmt.Errorf("sandbox: --webhook-url: %w", err)
 	}
 	var err error
 	fs.Visit(func(f *flag.Flag) {

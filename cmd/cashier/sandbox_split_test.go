@@ -172,6 +172,8 @@ func TestSandboxFlagErrors(t *testing.T) {
 		{[]string{"sandbox", "--only", "chains", "--confirmations", "3"}, "--confirmations applies to the service"},
 		{[]string{"sandbox", "--block-period", "0s"}, "--block-period 0s"},
 		{[]string{"sandbox", "--confirmations", "0"}, "--confirmations 0"},
+		{[]string{"sandbox", "--webhook-url", "ftp://127.0.0.1/h"}, "--webhook-url"},
+		{[]string{"sandbox", "--network-preset", "testnet"}, "the sandbox runs its own dev chains"},
 		{[]string{"sandbox", "--only", "service"}, "start the chains first"},
 		{[]string{"sandbox", "extra"}, "unexpected arguments"},
 		{[]string{"sandbox", "pay"}, "--order is required"},
