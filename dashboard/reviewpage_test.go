@@ -338,3 +338,62 @@ func paidCollection(t *testing.T, st cashier.Store, merchantID, cashierID, token
 	}
 	return o
 }
+
+// The overview's volume charts read at a phone's width: each label is
+// text of a readable size, no two labels of a chart overlap, and every
+// table on the page (the charts' and the per-token volumes') has a header.
+func TestOverviewChartsReadable(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	now := time.Now().UTC()
+	i := 0
+	err := e.svc.Store.Update(ctx, func(tx cashier.Tx) error {
+		for day := range 14 {
+			for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainARB, cashier.ChainTRON} {
+				for _, sym := range []string{"USDT", "USDC"} {
+					i++
+					at := now.AddDate(0, 0, -day)
+					o := &cashier.CollectionOrder{ID: fmt.Sprintf("co_chart%d", i), MerchantID: e.m1.ID, CashierID: e.c1, OrderNo: fmt.Sprintf("CH-%d", i),
+						Chain: c, Symbol: sym, Decimals: 6, Amount: big.NewInt(int64(1_000_000 * (day*7 + i%5 + 1))),
+						DepositAddress: fmt.Sprintf("0x%040x", 0xd000+i), Status: cashier.CollectionSuccess, PayTime: at, CreatedAt: at, UpdatedAt: at}
+					o.PaidAmount = o.Amount
+					if err := tx.CreateCollection(ctx, o); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := startBrowser(t, ctx, e.srv.URL)
+	b.signInAs("owner@one.example", testPassword)
+	var got struct {
+		Labels   int
+		Small    []string
+		Overlaps []string
+		Headless int
+	}
+	b.eval("measure", `(() => {
+		const labels = [...document.querySelectorAll("main .chart .label")];
+		const box = el => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
+		const out = {labels: labels.length, small: [], overlaps: [], headless: 0};
+		labels.forEach((l, i) => {
+			const a = box(l);
+			if (a.height < 12) out.small.push(l.textContent.trim() + " " + a.height.toFixed(1) + "px");
+			labels.slice(i + 1).forEach(m => {
+				if (m.closest(".chart") !== l.closest(".chart")) return;
+				const c = box(m);
+				if (a.left < c.right - 0.5 && c.left < a.right - 0.5 && a.top < c.bottom - 0.5 && c.top < a.bottom - 0.5)
+					out.overlaps.push(l.textContent.trim() + " / " + m.textContent.trim());
+			});
+		});
+		out.headless = [...document.querySelectorAll("main table")].filter(t => !t.querySelector("th")).length;
+		return out; })()`, &got)
+	b.screenshot("overview-13-charts")
+	if got.Labels < 14+6 || len(got.Small) > 0 || len(got.Overlaps) > 0 || got.Headless > 0 {
+		t.Fatalf("%d chart labels; too small: %v; overlapping: %v; %d tables without a header", got.Labels, got.Small, got.Overlaps, got.Headless)
+	}
+}
