@@ -204,13 +204,13 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 			parts = append(parts, v+" "+sym)
 		}
 		sort.Strings(parts)
-		bars = append(bars, bar{Label: d.Day[5:], Value: d.total, Title: d.Day + ": " + strings.Join(parts, ", "), Text: strings.Join(parts, ", ")})
+		bars = append(bars, bar{Label: d.Day[5:], Value: d.total, Title: d.Day + ": " + strings.Join(parts, ", "), Text: parts})
 	}
 	ov.DayChart = barChart(bars)
 	bars = nil
 	for _, t := range ov.ByToken {
 		bars = append(bars, bar{Label: string(t.ChainID), Sub: t.Symbol, Value: scaleTo6(t.units, decimals[t.Symbol]), Count: t.Count,
-			Title: fmt.Sprintf("%s %s: %s (%d)", t.ChainID, t.Symbol, t.Volume, t.Count), Text: t.Volume + " " + t.Symbol})
+			Title: fmt.Sprintf("%s %s: %s (%d)", t.ChainID, t.Symbol, t.Volume, t.Count), Text: []string{t.Volume + " " + t.Symbol}})
 	}
 	ov.TokenChart = barChart(bars)
 
@@ -311,15 +311,16 @@ type Chart struct {
 // Bar is one laid-out bar.
 type Bar struct {
 	Label, Sub, Title string
-	Pct               string // the bar's width, percent of the largest
-	Value             string // what the bar stands for, as text
+	Pct               string   // the bar's width, percent of the largest
+	Values            []string // what the bar stands for, as text (an amount and token each)
 	Count             int
 }
 
 type bar struct {
-	Label, Sub, Title, Text string
-	Value                   *big.Int
-	Count                   int
+	Label, Sub, Title string
+	Text              []string
+	Value             *big.Int
+	Count             int
 }
 
 func barChart(in []bar) Chart {
@@ -340,7 +341,7 @@ func barChart(in []bar) Chart {
 			per = 1 // a day with sales is never drawn as none
 		}
 		c.Bars = append(c.Bars, Bar{Label: b.Label, Sub: b.Sub, Title: b.Title, Pct: fmt.Sprintf("%d.%d", per/10, per%10),
-			Value: b.Text, Count: b.Count})
+			Values: b.Text, Count: b.Count})
 	}
 	return c
 }
