@@ -41,11 +41,11 @@ var pages = func() map[string]*template.Template {
 			}
 			return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
 		},
-		"list":   func(v ...string) []string { return v },
+		"list": func(v ...string) []string { return v },
 		// reasonMax is the longest refusal reason the payout service takes:
 		// the form allows no more than the server.
 		"reasonMax": func() int { return orders.MaxReasonLen },
-		"amount": amountText,
+		"amount":    amountText,
 		// paid is an amount received so far: nothing is 0.
 		"paid": func(v *big.Int, decimals int) string {
 			if v == nil {
