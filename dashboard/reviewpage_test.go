@@ -171,6 +171,9 @@ func TestReviewAndRefundInBrowser(t *testing.T) {
 	if rev[1] != cashier.FormatAmount(wantLocked, 6) {
 		t.Errorf("Review's pool locks %s, the pending payouts (awaiting review) hold %s", rev[1], cashier.FormatAmount(wantLocked, 6))
 	}
+	var scrolled bool
+	b.eval("show the pool column", `(document.querySelector("#review-list").parentElement.scrollLeft = 10000) > 0`, &scrolled)
+	b.screenshot("review-11-pool")
 	b.run("balances", chromedp.Navigate(base+"/dashboard/holdings"), chromedp.WaitVisible("#balance-list", chromedp.ByQuery))
 	var hold []string
 	b.eval("balances row", `(() => { for (const tr of document.querySelectorAll("#balance-list tr")) { const td = [...tr.children].map(c => c.textContent.trim());
