@@ -86,7 +86,8 @@ func apiStatus(err error) int {
 		return http.StatusNotFound
 	case cashier.EInvalid, cashier.EMissing, cashier.EInvalidType, cashier.EInvalidAddress, cashier.EUnsupported,
 		cashier.EInvalidAmount, cashier.EInvalidStatus, cashier.EDuplicate, cashier.ENetworkMaintenance,
-		cashier.EInsufficientContr, cashier.EInsufficientFunds, cashier.EInsufficientAllow:
+		cashier.EInsufficientContr, cashier.EInsufficientFunds, cashier.EInsufficientAllow,
+		cashier.ENotWhitelisted, cashier.ETooLarge:
 		return http.StatusBadRequest
 	case cashier.ERateLimited:
 		return http.StatusTooManyRequests
