@@ -400,3 +400,38 @@ func TestOverviewChartsReadable(t *testing.T) {
 		t.Fatalf("%d chart labels; too small: %v; overlapping: %v; %d tables without a header", got.Labels, got.Small, got.Overlaps, got.Headless)
 	}
 }
+
+// The refund operation's JSON form: only owners and operators may refund,
+// another merchant's order is not found, and the API's rules answer (an
+// order that received nothing refunds nothing).
+func TestRefundAPIRolesAndRules(t *testing.T) {
+	e := newEnv(t, nil)
+	k1, _ := e.contractPair()
+	if err := e.svc.Store.Update(context.Background(), func(tx cashier.Tx) error { return tx.CreateContract(context.Background(), k1) }); err != nil {
+		t.Fatal(err)
+	}
+	path := "/dashboard/api/collections/" + e.o1 + "/refunds"
+	body := map[string]any{"refundNo": "RF-1", "amount": "1.00"} // a refund link
+	for _, who := range []string{"developer@one.example", "reviewer@one.example", "viewer@one.example"} {
+		u := e.signIn(who)
+		if st, out := u.post(path, body, u.csrf); st != http.StatusForbidden {
+			t.Errorf("%s refunds: %d %v", who, st, out)
+		}
+	}
+	other := e.signIn("owner@two.example")
+	if st, out := other.post(path, body, other.csrf); st != http.StatusNotFound {
+		t.Errorf("another merchant's owner refunds: %d %v", st, out)
+	}
+	for _, who := range []string{"owner@one.example", "ops@service.example"} {
+		u := e.signIn(who)
+		if st, out := u.post(path, body, ""); st != http.StatusForbidden {
+			t.Errorf("%s without the CSRF token: %d %v", who, st, out)
+		}
+		if st, out := u.post(path, body, u.csrf); st != http.StatusBadRequest || !strings.Contains(fmtAny(out), "can still refund") {
+			t.Errorf("%s refunds an unpaid order: %d %v", who, st, out)
+		}
+	}
+	if fs, _ := e.svc.Store.Refunds(context.Background(), cashier.RefundFilter{OrderID: e.o1}); len(fs) != 0 {
+		t.Fatalf("refunds stored: %+v", fs)
+	}
+}
