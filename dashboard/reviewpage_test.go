@@ -307,9 +307,9 @@ func TestReviewAndRefundInBrowser(t *testing.T) {
 	// More than is left (20 − 5 − 3): back to the form with the reason.
 	b.run("too much", chromedp.Navigate(colURL), chromedp.WaitVisible("#refund-form", chromedp.ByQuery),
 		chromedp.SetValue("#refund-amount", "12.50", chromedp.ByQuery))
-	b.run("submit", chromedp.Click("#refund-submit", chromedp.ByQuery), chromedp.WaitVisible("#error", chromedp.ByQuery))
+	b.run("submit", chromedp.Click("#refund-submit", chromedp.ByQuery), chromedp.WaitVisible("#refund-error", chromedp.ByQuery))
 	b.run("amount kept", chromedp.Value("#refund-amount", &amount, chromedp.ByQuery))
-	if msg := b.text("#error"); !strings.Contains(msg, "refundable 12.00") || amount != "12.50" || !b.exists("#refund-form") {
+	if msg := b.text("#refund-error"); !strings.Contains(msg, "refundable 12.00") || amount != "12.50" || !b.exists("#refund-form") {
 		t.Fatalf("a refund beyond the order shows %q, amount %q", msg, amount)
 	}
 	b.screenshot("refund-13-error-on-form")
