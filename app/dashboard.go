@@ -22,10 +22,12 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 	dc.IPv6Prefix = s.Config.IPv6Prefix
 	dc.PasswordChecks = s.Config.DashboardPasswordChecks
 	dc.KeyGrace = s.Config.KeyGrace
+	dc.PublicBaseURL = strings.TrimRight(s.Config.PublicURL, "/")
+	dc.RefundReasonMax = s.Orders.Config.MaxTextLen
 	d, err := dashboard.New(dc, dashboard.Deps{
 		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains,
 		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox, s.Store, s.Chains},
-		Reviewer: reviewer{s.Orders}, Ledger: s.Ledger, Refunds: refundRecords{s.Store},
+		Reviewer: reviewer{s.Orders}, Ledger: s.Ledger, Refunds: refundRecords{s.Store}, Refunder: s.Orders,
 	})
 	if err != nil {
 		return err

@@ -86,7 +86,8 @@ func apiStatus(err error) int {
 		return http.StatusNotFound
 	case cashier.EInvalid, cashier.EMissing, cashier.EInvalidType, cashier.EInvalidAddress, cashier.EUnsupported,
 		cashier.EInvalidAmount, cashier.EInvalidStatus, cashier.EDuplicate, cashier.ENetworkMaintenance,
-		cashier.EInsufficientContr, cashier.EInsufficientFunds, cashier.EInsufficientAllow:
+		cashier.EInsufficientContr, cashier.EInsufficientFunds, cashier.EInsufficientAllow,
+		cashier.ENotWhitelisted, cashier.ETooLarge:
 		return http.StatusBadRequest
 	case cashier.ERateLimited:
 		return http.StatusTooManyRequests
@@ -293,6 +294,35 @@ func (s *Server) apiRoutes() {
 		}
 		return out, nil
 	})
+	s.api("POST "+apiPrefix+"collections/{id}/refunds", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
+		var in RefundRequest
+		err := decode(r, &in)
+		var f *cashier.Refund
+		created := false
+		if err == nil {
+			f, created, err = s.CreateRefund(r.Context(), a, r.PathValue("id"), in)
+		}
+		if err != nil && isForm(r) {
+			s.backToForm(w, r, a, err, "nav.collections", s.collectionPage)
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if isForm(r) {
+			inReview := false
+			if f.PayoutID != "" {
+				if po, err := s.Store.Payout(r.Context(), f.PayoutID); err == nil {
+					inReview = po.NeedsReview && po.Status == cashier.PayoutPending
+				}
+			}
+			s.afterForm(w, r, a, refundFlash(f, created, inReview))
+			return nil, nil
+		}
+		out := s.refundJSON(r, f)
+		out["created"] = created
+		return out, nil
+	})
 	s.api("GET "+apiPrefix+"payouts", orderList(s, cashier.AccountStore.SearchPayouts, payoutJSON))
 	s.api("GET "+apiPrefix+"payouts/{id}", func(w http.ResponseWriter, r *http.Request, a *actor) (any, error) {
 		p, err := s.Store.Payout(r.Context(), r.PathValue("id"))
@@ -327,10 +357,15 @@ func (s *Server) apiRoutes() {
 		if err := decode(r, &in); err != nil {
 			return nil, err
 		}
-		if in.Action != "approve" && in.Action != "refuse" {
-			return nil, cashier.Errorf(cashier.EInvalid, "action must be approve or refuse")
+		var err error = cashier.Errorf(cashier.EInvalid, "action must be approve or refuse")
+		if in.Action == "approve" || in.Action == "refuse" {
+			err = s.Review(r.Context(), a, in.MerchantID, in.IDs, in.Action == "approve", in.Reason)
 		}
-		if err := s.Review(r.Context(), a, in.MerchantID, in.IDs, in.Action == "approve", in.Reason); err != nil {
+		if err != nil && isForm(r) {
+			s.backToForm(w, r, a, err, "nav.review", s.reviewPage)
+			return nil, nil
+		}
+		if err != nil {
 			return nil, err
 		}
 		return s.done(w, r, a, "review."+in.Action, map[string]any{"action": in.Action, "ids": in.IDs})

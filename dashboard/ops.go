@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/webhook"
 )
 
@@ -316,10 +317,13 @@ func (s *Server) Review(ctx context.Context, a *actor, merchantID string, ids []
 		return cashier.Errorf(cashier.EInvalid, "choose 1 to 500 payouts")
 	}
 	reason = strings.TrimSpace(reason)
-	if !approve && (reason == "" || len([]rune(reason)) > 256) {
-		return cashier.Errorf(cashier.EMissing, "a refusal needs a reason (at most 256 characters)")
+	if !approve && reason == "" {
+		return cashier.Errorf(cashier.EMissing, "a refusal needs a reason (at most %d characters)", orders.MaxReasonLen)
 	}
-	var orders []*cashier.PayoutOrder
+	if !approve && len([]rune(reason)) > orders.MaxReasonLen {
+		return cashier.Errorf(cashier.EInvalid, "the reason is %d characters long; a refusal reason has at most %d", len([]rune(reason)), orders.MaxReasonLen)
+	}
+	var picked []*cashier.PayoutOrder
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if seen[id] {
@@ -333,10 +337,10 @@ func (s *Server) Review(ctx context.Context, a *actor, merchantID string, ids []
 		if o.Status != cashier.PayoutPending || !o.NeedsReview {
 			return cashier.Errorf(cashier.EInvalidStatus, "payout %s is %s and not waiting for review", o.OrderNo, o.Status)
 		}
-		orders = append(orders, o)
+		picked = append(picked, o)
 	}
 	if approve {
-		if err := s.checkPools(ctx, orders); err != nil {
+		if err := s.checkPools(ctx, picked); err != nil {
 			return err
 		}
 	}
@@ -345,7 +349,7 @@ func (s *Server) Review(ctx context.Context, a *actor, merchantID string, ids []
 		verb = "refuse: " + reason
 	}
 	byMerchant := map[string][]string{}
-	for _, o := range orders {
+	for _, o := range picked {
 		var err error
 		if approve {
 			err = s.Reviewer.Approve(ctx, o.ID)
@@ -366,30 +370,42 @@ func (s *Server) Review(ctx context.Context, a *actor, merchantID string, ids []
 }
 
 // checkPools refuses an approval that would commit more than a pool
-// holds: per pool, what is approved already (approved and not yet paid,
-// or being paid) plus this selection must fit in the on-chain funds.
-func (s *Server) checkPools(ctx context.Context, orders []*cashier.PayoutOrder) error {
+// holds. The pool's figures are the ones every page shows (poolFunds):
+// its locked amount holds every pending payout, those awaiting review
+// included, so what approved payouts hold is locked less what awaits
+// review, and per pool that plus this selection must fit in the balance.
+func (s *Server) checkPools(ctx context.Context, picked []*cashier.PayoutOrder) error {
 	want := map[string]*big.Int{}
 	first := map[string]*cashier.PayoutOrder{}
-	for _, o := range orders {
+	for _, o := range picked {
 		k := poolKey(o)
 		if want[k] == nil {
 			want[k], first[k] = new(big.Int), o
 		}
-		want[k].Add(want[k], o.Amount)
-		if o.Fee != nil {
-			want[k].Add(want[k], o.Fee)
-		}
+		want[k].Add(want[k], need(o))
 	}
-	for k, need := range want {
-		f, err := s.pool(ctx, first[k])
+	for k, n := range want {
+		o := first[k]
+		f, err := s.poolFunds(ctx, o)
 		if err != nil {
-			return cashier.Errorf(cashier.EInsufficientContr, "the funds of %s cannot be read, so nothing is approved: %v", first[k].ContractID, err)
+			return cashier.Errorf(cashier.EInsufficientContr, "the funds of %s cannot be read, so nothing is approved: %v", o.ContractID, err)
 		}
-		if need.Cmp(f.free) > 0 {
-			o := first[k]
-			return cashier.Errorf(cashier.EInsufficientContr, "the pool holds %s %s free; the selection needs %s",
-				cashier.FormatAmount(maxZero(f.free), o.Decimals), o.Symbol, cashier.FormatAmount(need, o.Decimals))
+		pending, err := s.Reviewer.Pending(ctx, o.MerchantID)
+		if err != nil {
+			return err
+		}
+		approved := new(big.Int).Set(f.locked)
+		for i := range pending {
+			if poolKey(&pending[i]) == k {
+				approved.Sub(approved, need(&pending[i]))
+			}
+		}
+		approved = maxZero(approved)
+		if free := new(big.Int).Sub(f.balance, approved); n.Cmp(free) > 0 {
+			return cashier.Errorf(cashier.EInsufficientContr,
+				"the pool holds %s %s, of which approved payouts hold %s: %s %s is free for approval; the selection needs %s %s",
+				cashier.FormatAmount(f.balance, o.Decimals), o.Symbol, cashier.FormatAmount(approved, o.Decimals),
+				cashier.FormatAmount(maxZero(free), o.Decimals), o.Symbol, cashier.FormatAmount(n, o.Decimals), o.Symbol)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
@@ -198,13 +199,18 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 	})
 	var bars []bar
 	for _, d := range ov.Days {
-		bars = append(bars, bar{Label: d.Day[5:], Value: d.total, Title: d.Day + ": " + cashier.FormatAmount(d.total, 6)})
+		var parts []string
+		for sym, v := range d.Volume {
+			parts = append(parts, v+" "+sym)
+		}
+		sort.Strings(parts)
+		bars = append(bars, bar{Label: d.Day[5:], Value: d.total, Title: d.Day + ": " + strings.Join(parts, ", "), Text: parts})
 	}
 	ov.DayChart = barChart(bars)
 	bars = nil
 	for _, t := range ov.ByToken {
-		bars = append(bars, bar{Label: string(t.ChainID) + " " + t.Symbol, Value: scaleTo6(t.units, decimals[t.Symbol]),
-			Title: fmt.Sprintf("%s %s: %s (%d)", t.ChainID, t.Symbol, t.Volume, t.Count)})
+		bars = append(bars, bar{Label: string(t.ChainID), Sub: t.Symbol, Value: scaleTo6(t.units, decimals[t.Symbol]), Count: t.Count,
+			Title: fmt.Sprintf("%s %s: %s (%d)", t.ChainID, t.Symbol, t.Volume, t.Count), Text: []string{t.Volume + " " + t.Symbol}})
 	}
 	ov.TokenChart = barChart(bars)
 
@@ -292,29 +298,33 @@ func scaleTo6(v *big.Int, decimals int) *big.Int {
 	return out
 }
 
-// Chart is a bar chart laid out by the server and drawn as SVG by the
-// template: no script, no style attribute (the CSP forbids both inline).
+// Chart is a bar chart laid out by the server and drawn by the template
+// as a table, one row per bar: the label in its own cell (labels never
+// overlap, whatever the width), the bar as an SVG rectangle whose width is
+// its share of the largest (an attribute, not a style: the CSP forbids
+// inline style), and the value as text.
 type Chart struct {
-	Width, Height int
-	Bars          []Bar
-	Max           string
+	Bars []Bar
+	Max  string
 }
 
 // Bar is one laid-out bar.
 type Bar struct {
-	X, Y, W, H     int
-	LabelX, LabelY int
-	Label, Title   string
+	Label, Sub, Title string
+	Pct               string   // the bar's width, percent of the largest
+	Values            []string // what the bar stands for, as text (an amount and token each)
+	Count             int
 }
 
 type bar struct {
-	Label, Title string
-	Value        *big.Int
+	Label, Sub, Title string
+	Text              []string
+	Value             *big.Int
+	Count             int
 }
 
 func barChart(in []bar) Chart {
-	const height, plot, slot = 180, 140, 44
-	c := Chart{Width: max(len(in)*slot, slot), Height: height}
+	c := Chart{}
 	top := new(big.Int)
 	for _, b := range in {
 		if b.Value.Cmp(top) > 0 {
@@ -322,17 +332,16 @@ func barChart(in []bar) Chart {
 		}
 	}
 	c.Max = cashier.FormatAmount(top, 6)
-	for i, b := range in {
-		h := 0
+	for _, b := range in {
+		per := int64(0) // tenths of a percent
 		if top.Sign() > 0 {
-			h = int(new(big.Int).Quo(new(big.Int).Mul(b.Value, big.NewInt(plot)), top).Int64())
+			per = new(big.Int).Quo(new(big.Int).Mul(b.Value, big.NewInt(1000)), top).Int64()
 		}
-		if b.Value.Sign() > 0 && h == 0 {
-			h = 1 // a day with sales is never drawn as none
+		if b.Value.Sign() > 0 && per == 0 {
+			per = 1 // a day with sales is never drawn as none
 		}
-		x := i*slot + 6
-		c.Bars = append(c.Bars, Bar{X: x, Y: plot - h + 10, W: slot - 12, H: h, LabelX: x + (slot-12)/2, LabelY: height - 12,
-			Label: b.Label, Title: b.Title})
+		c.Bars = append(c.Bars, Bar{Label: b.Label, Sub: b.Sub, Title: b.Title, Pct: fmt.Sprintf("%d.%d", per/10, per%10),
+			Values: b.Text, Count: b.Count})
 	}
 	return c
 }

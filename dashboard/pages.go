@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/qr"
 )
 
@@ -40,8 +41,11 @@ var pages = func() map[string]*template.Template {
 			}
 			return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
 		},
-		"list":   func(v ...string) []string { return v },
-		"amount": amountText,
+		"list": func(v ...string) []string { return v },
+		// reasonMax is the longest refusal reason the payout service takes:
+		// the form allows no more than the server.
+		"reasonMax": func() int { return orders.MaxReasonLen },
+		"amount":    amountText,
 		// paid is an amount received so far: nothing is 0.
 		"paid": func(v *big.Int, decimals int) string {
 			if v == nil {
@@ -79,7 +83,21 @@ type page struct {
 	MerchantID   string             // the merchant shown (operators choose)
 	Merchants    []cashier.Merchant // operators' merchant selector
 	Data         any
-	actor        *actor
+	// Form is what a form sent when its operation failed: the page is
+	// shown again with the error and these values (backToForm).
+	Form  url.Values
+	actor *actor
+}
+
+// Picked reports whether the failed form sent value v for name (a box
+// the user had ticked).
+func (p *page) Picked(name, v string) bool {
+	for _, x := range p.Form[name] {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // T translates a message key.
@@ -272,27 +290,7 @@ func (s *Server) routes() {
 			"Statuses": collectionStatuses}
 		return "collections", nil
 	})
-	s.page("GET "+Prefix+"collections/{id}", "nav.collections", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
-		o, err := s.Store.Collection(r.Context(), r.PathValue("id"))
-		if err != nil || !a.mayReadMerchant(o.MerchantID) {
-			return "", errNotFound
-		}
-		events, err := s.eventsJSON(r, o.MerchantID, o.ID)
-		if err != nil {
-			return "", err
-		}
-		payments, err := s.payments(r, o)
-		if err != nil {
-			return "", err
-		}
-		refunds, err := s.refunds(r, o)
-		if err != nil {
-			return "", err
-		}
-		p.Data = map[string]any{"O": collectionJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
-			"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": payments, "NetworkName": s.networkName(o.Chain), "Refunds": refunds}
-		return "collection", nil
-	})
+	s.page("GET "+Prefix+"collections/{id}", "nav.collections", s.collectionPage)
 	s.page("GET "+Prefix+"payouts", "nav.payouts", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
 		f, err := s.search(r, a)
 		if err != nil {
@@ -324,11 +322,7 @@ func (s *Server) routes() {
 		p.Data = data
 		return "holdings", err
 	})
-	s.page("GET "+Prefix+"review", "nav.review", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
-		q, err := s.reviewQueue(r, a)
-		p.Data = q
-		return "review", err
-	})
+	s.page("GET "+Prefix+"review", "nav.review", s.reviewPage)
 	s.page("GET "+Prefix+"audit", "nav.audit", func(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
 		es, err := s.audit(r, a)
 		p.Data = es
@@ -370,6 +364,39 @@ func (s *Server) routes() {
 		}
 		return s.done(w, r, a, "account.saved", map[string]any{"totp": secret != nil})
 	})
+}
+
+func (s *Server) collectionPage(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+	o, err := s.Store.Collection(r.Context(), r.PathValue("id"))
+	if err != nil || !a.mayReadMerchant(o.MerchantID) {
+		return "", errNotFound
+	}
+	events, err := s.eventsJSON(r, o.MerchantID, o.ID)
+	if err != nil {
+		return "", err
+	}
+	payments, err := s.payments(r, o)
+	if err != nil {
+		return "", err
+	}
+	refunds, err := s.refunds(r, o)
+	if err != nil {
+		return "", err
+	}
+	form, err := s.refundForm(r, a, o)
+	if err != nil {
+		return "", err
+	}
+	p.Data = map[string]any{"O": collectionJSON(o), "Events": events, "TxURL": s.explorer(o.Chain, "tx", o.TxID),
+		"AddrURL": s.explorer(o.Chain, "address", o.DepositAddress), "Payments": payments, "NetworkName": s.networkName(o.Chain),
+		"Refunds": refunds, "RefundForm": form}
+	return "collection", nil
+}
+
+func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request, a *actor, p *page) (string, error) {
+	q, err := s.reviewQueue(r, a)
+	p.Data = q
+	return "review", err
 }
 
 // pager is the previous/next links of a list page.

@@ -51,11 +51,14 @@ func TestReviewCannotApproveBeyondPool(t *testing.T) {
 		Data struct{ List []map[string]any } `json:"data"`
 	}
 	r.getJSON("/dashboard/api/review", &q)
-	if len(q.Data.List) != 1 || q.Data.List[0]["pool"].(map[string]any)["free"] != "1.00" {
+	// The pool as every page shows it: 1.00 on chain (the allowance),
+	// 11.00 locked by the order awaiting review, nothing available.
+	if pool, _ := q.Data.List[0]["pool"].(map[string]any); len(q.Data.List) != 1 || pool["balance"] != "1.00" || pool["locked"] != "11.00" ||
+		pool["available"] != "0.00" || pool["awaitingReview"] != "11.00" {
 		t.Fatalf("queue: %+v", q.Data.List)
 	}
 	st, out := r.post("/dashboard/api/review", map[string]any{"action": "approve", "ids": []string{o.ID}}, r.csrf)
-	if st != 400 || !strings.Contains(fmtAny(out), "pool holds 1.00 USDT free") {
+	if st != 400 || !strings.Contains(fmtAny(out), "1.00 USDT is free for approval; the selection needs 11.00 USDT") {
 		t.Fatalf("approval beyond the pool: %d %v", st, out)
 	}
 	if got, _ := sb.Service.Store.Payout(ctx, o.ID); !got.NeedsReview || got.Status != cashier.PayoutPending {

@@ -21,17 +21,18 @@ const (
 	OpOwnAccount     Op = "account.update"  // one's own second factor
 	OpReviewPolicy   Op = "review.policy"   // which payouts wait for review
 	OpUsersManage    Op = "users.manage"    // disable, enable, reset or remove accounts (owners: their merchant's)
+	OpRefundCreate   Op = "refund.create"   // refund a collection order (money leaves the payout contract)
 )
 
 // roleOps is the role → allowed operations table.
 var roleOps = map[cashier.Role][]Op{
 	cashier.RoleOwner: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpContractCreate,
-		OpEventResend, OpReview, OpAuditRead, OpOwnAccount, OpReviewPolicy, OpUsersManage},
+		OpEventResend, OpReview, OpAuditRead, OpOwnAccount, OpReviewPolicy, OpUsersManage, OpRefundCreate},
 	cashier.RoleDeveloper: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpEventResend, OpOwnAccount},
 	cashier.RoleReviewer:  {OpView, OpReview, OpOwnAccount},
 	cashier.RoleViewer:    {OpView, OpOwnAccount},
 	cashier.RoleOperator: {OpView, OpKeysRotate, OpKeysRevoke, OpCashierUpdate, OpCashierTest, OpContractCreate,
-		OpEventResend, OpReview, OpAuditRead, OpNetworkState, OpOwnAccount, OpReviewPolicy, OpUsersManage},
+		OpEventResend, OpReview, OpAuditRead, OpNetworkState, OpOwnAccount, OpReviewPolicy, OpUsersManage, OpRefundCreate},
 }
 
 // Can reports whether role may run op.

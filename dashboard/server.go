@@ -65,6 +65,12 @@ type Config struct {
 	// KeyGrace is how long a rotated API key keeps working; 0: it stops
 	// at the rotation.
 	KeyGrace time.Duration
+	// PublicBaseURL is where customers reach the service (refund links),
+	// as the API's links use it; "": the request's scheme and host.
+	PublicBaseURL string
+	// RefundReasonMax is the longest refund reason the payout service
+	// takes (its text limit), which the refund form allows. 0: 256.
+	RefundReasonMax int
 }
 
 // DefaultConfig is the production default.
@@ -99,6 +105,9 @@ type Deps struct {
 	// Refunds lists refunds for the refunds export; nil: the export is
 	// its header alone.
 	Refunds RefundExporter
+	// Refunder creates refunds by the API's own operation; nil: the
+	// collection page offers no refund.
+	Refunder Refunder
 	// OnKeys, when set, learns every merchant's new keys after a rotation
 	// commits (the sandbox keeps sandbox.json current with it).
 	OnKeys func(k *Keys)
@@ -145,6 +154,9 @@ func New(cfg Config, d Deps) (*Server, error) {
 	}
 	if cfg.PasswordChecks < 0 {
 		return nil, fmt.Errorf("dashboard: %d password checks at once is negative", cfg.PasswordChecks)
+	}
+	if cfg.RefundReasonMax <= 0 {
+		cfg.RefundReasonMax = 256
 	}
 	if cfg.PasswordChecks == 0 {
 		cfg.PasswordChecks = DefaultPasswordChecks()

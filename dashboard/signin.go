@@ -114,9 +114,13 @@ func (s *Server) refunds(r *http.Request, o *cashier.CollectionOrder) ([]map[str
 	}
 	out := []map[string]any{}
 	for _, f := range fs {
-		out = append(out, map[string]any{"refundNo": f.RefundNo, "amount": amountText(f.Amount, f.Decimals), "symbol": f.Symbol,
+		row := map[string]any{"refundNo": f.RefundNo, "amount": amountText(f.Amount, f.Decimals), "symbol": f.Symbol,
 			"address": f.Address, "status": f.Status, "txId": f.TxID, "url": s.explorer(f.Chain, "tx", f.TxID),
-			"createTime": ms(f.CreatedAt), "sentTime": ms(f.SentAt)})
+			"createTime": ms(f.CreatedAt), "sentTime": ms(f.SentAt), "reason": f.Reason}
+		if f.ByLink && f.Status == cashier.RefundAwaitingAddress {
+			row["refundUrl"] = s.refundURL(r, &f) // the link to give the customer
+		}
+		out = append(out, row)
 	}
 	return out, nil
 }

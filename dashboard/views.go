@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"math"
 	"math/big"
 	"net/http"
 	"net/netip"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/orders"
 )
 
 // ms is Unix milliseconds, 0 for an unset time.
@@ -34,8 +32,7 @@ func (s *Server) contractJSON(r *http.Request, k *cashier.Contract) map[string]a
 	out := map[string]any{"contractId": k.ID, "merchantId": k.MerchantID, "chainId": k.Chain, "address": k.Address,
 		"webhookUrl": k.WebhookURL, "status": k.Status, "createdAt": ms(k.CreatedAt),
 		"explorerUrl": s.explorer(k.Chain, "address", k.Address)}
-	cl, ok := s.Chains[k.Chain]
-	if !ok {
+	if _, ok := s.Chains[k.Chain]; !ok {
 		out["chainConfigured"] = false
 		return out
 	}
@@ -64,18 +61,17 @@ func (s *Server) contractJSON(r *http.Request, k *cashier.Contract) map[string]a
 			continue
 		}
 		b := map[string]any{"symbol": t.Symbol}
-		if v, err := cl.TokenBalance(ctx, t.ContractAddress, k.Address); err == nil {
-			b["balance"] = cashier.FormatAmount(v, t.Decimals)
+		if s.Ledger == nil {
+			b["error"] = "unavailable"
+		} else if f, err := s.Ledger.ContractFunds(ctx, k, t); err == nil {
+			b["balance"], b["locked"], b["available"] = cashier.FormatAmount(f.OnChain, t.Decimals),
+				cashier.FormatAmount(f.Locked, t.Decimals), cashier.FormatAmount(f.Available, t.Decimals)
 		} else {
 			b["error"] = "unavailable"
 		}
 		balances = append(balances, b)
 		for w := range wallets {
-			a := s.allowanceJSON(ctx, recorded[w+"/"+t.Symbol], t, w, k)
-			if v, err := cl.TokenBalance(ctx, t.ContractAddress, w); err == nil {
-				a["balance"] = cashier.FormatAmount(v, t.Decimals)
-			}
-			approvals = append(approvals, a)
+			approvals = append(approvals, s.allowanceJSON(ctx, recorded[w+"/"+t.Symbol], t, w, k))
 		}
 	}
 	sort.Slice(approvals, func(i, j int) bool {
@@ -155,7 +151,8 @@ func (s *Server) networks(r *http.Request) ([]map[string]any, error) {
 }
 
 // reviewQueue lists the payouts awaiting review with the funds of the
-// pool each draws on.
+// pool each draws on, as the Balances page and the API's balance read them
+// (poolFunds), and how much of the pool's locked amount awaits review.
 func (s *Server) reviewQueue(r *http.Request, a *actor) (map[string]any, error) {
 	if s.Reviewer == nil {
 		return map[string]any{"available": false, "list": []any{}}, nil
@@ -168,6 +165,14 @@ func (s *Server) reviewQueue(r *http.Request, a *actor) (map[string]any, error) 
 	if err != nil {
 		return nil, err
 	}
+	inReview := map[string]*big.Int{}
+	for _, p := range ps {
+		k := poolKey(&p)
+		if inReview[k] == nil {
+			inReview[k] = new(big.Int)
+		}
+		inReview[k].Add(inReview[k], need(&p))
+	}
 	pools := map[string]map[string]any{}
 	list := []map[string]any{}
 	for _, p := range ps {
@@ -178,11 +183,18 @@ func (s *Server) reviewQueue(r *http.Request, a *actor) (map[string]any, error) 
 		key := poolKey(&p)
 		if _, ok := pools[key]; !ok {
 			out := map[string]any{"contractId": p.ContractID, "symbol": p.Symbol}
-			if f, err := s.pool(r.Context(), &p); err != nil {
+			if p.PayoutType == cashier.PayoutAllowance {
+				out["wallet"] = p.FromAddress
+			}
+			if f, err := s.poolFunds(r.Context(), &p); err != nil {
 				out["error"] = "unavailable"
 			} else {
-				out["balance"], out["committed"], out["free"] = cashier.FormatAmount(f.funds, p.Decimals),
-					cashier.FormatAmount(f.committed, p.Decimals), cashier.FormatAmount(f.free, p.Decimals)
+				out["balance"], out["locked"], out["available"] = cashier.FormatAmount(f.balance, p.Decimals),
+					cashier.FormatAmount(f.locked, p.Decimals), cashier.FormatAmount(f.available, p.Decimals)
+				out["awaitingReview"] = cashier.FormatAmount(inReview[key], p.Decimals)
+				if f.allowance != nil {
+					out["allowance"] = cashier.FormatAmount(f.allowance, p.Decimals)
+				}
 			}
 			pools[key] = out
 		}
@@ -190,6 +202,15 @@ func (s *Server) reviewQueue(r *http.Request, a *actor) (map[string]any, error) 
 		list = append(list, row)
 	}
 	return map[string]any{"available": true, "list": list}, nil
+}
+
+// need is what a payout takes from its pool: amount and fee.
+func need(o *cashier.PayoutOrder) *big.Int {
+	n := new(big.Int).Set(o.Amount)
+	if o.Fee != nil {
+		n.Add(n, o.Fee)
+	}
+	return n
 }
 
 // poolKey names the funds a payout draws on: its contract's balance of the
@@ -201,22 +222,26 @@ func poolKey(o *cashier.PayoutOrder) string {
 	return "c/" + o.ContractID + "/" + o.Symbol
 }
 
-type poolState struct {
-	funds     *big.Int // on chain: contract balance, or min(wallet balance, allowance)
-	committed *big.Int // approved and not yet paid, or being paid
-	free      *big.Int // funds − committed (may be negative)
+// funds is one pool as the ledger reads it (ledger.ContractFunds or
+// WalletFunds): balance is what the pool can pay on chain (the contract's
+// balance, or in allowance mode the lesser of the allowance and the
+// wallet's balance), locked what its PENDING and PROCESSING payouts hold
+// (those awaiting review included), available balance − locked (never
+// below zero).
+type funds struct {
+	balance, locked, available *big.Int
+	allowance, wallet          *big.Int // allowance mode: the allowance and the wallet's balance
 }
 
-// pool reads the funds of the pool o draws on and what approved payouts
-// have committed of them.
-func (s *Server) pool(ctx context.Context, o *cashier.PayoutOrder) (*poolState, error) {
+// poolFunds reads the pool o draws on through the ledger, the one place
+// the figures are computed.
+func (s *Server) poolFunds(ctx context.Context, o *cashier.PayoutOrder) (*funds, error) {
+	if s.Ledger == nil {
+		return nil, cashier.Errorf(cashier.EUnsupported, "balances are not available on this server")
+	}
 	k, err := s.Store.Contract(ctx, o.ContractID)
 	if err != nil {
 		return nil, err
-	}
-	cl, ok := s.Chains[k.Chain]
-	if !ok {
-		return nil, cashier.Errorf(cashier.EUnsupported, "%s has no node configured", k.Chain)
 	}
 	t, ok := s.Registry.Token(k.Chain, o.Symbol)
 	if !ok {
@@ -224,71 +249,46 @@ func (s *Server) pool(ctx context.Context, o *cashier.PayoutOrder) (*poolState, 
 	}
 	cctx, cancel := context.WithTimeout(ctx, chainTimeout)
 	defer cancel()
-	var funds *big.Int
 	if o.PayoutType == cashier.PayoutAllowance {
-		bal, err := cl.TokenBalance(cctx, t.ContractAddress, o.FromAddress)
+		w, err := s.Ledger.WalletFunds(cctx, k, t, o.FromAddress)
 		if err != nil {
 			return nil, err
 		}
-		allow, err := cl.Allowance(cctx, t.ContractAddress, o.FromAddress, k.Address)
-		if err != nil {
-			return nil, err
+		bal := w.Balance
+		if w.Allowance.Cmp(bal) < 0 {
+			bal = w.Allowance
 		}
-		funds = bal
-		if allow.Cmp(bal) < 0 {
-			funds = allow
-		}
-	} else if funds, err = cl.TokenBalance(cctx, t.ContractAddress, k.Address); err != nil {
+		return &funds{balance: bal, locked: w.Locked, available: w.Available, allowance: w.Allowance, wallet: w.Balance}, nil
+	}
+	b, err := s.Ledger.ContractFunds(cctx, k, t)
+	if err != nil {
 		return nil, err
 	}
-	committed := new(big.Int)
-	key := poolKey(o)
-	for _, st := range []cashier.PayoutStatus{cashier.PayoutPending, cashier.PayoutProcessing} {
-		f := cashier.OrderSearch{Status: string(st), Chain: k.Chain, Symbol: o.Symbol, PageSize: 200}
-		for f.Page = 1; ; f.Page++ {
-			ps, total, err := s.Store.SearchPayouts(ctx, f)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range ps {
-				if poolKey(&p) == key && (p.Status == cashier.PayoutProcessing || !p.NeedsReview) {
-					committed.Add(committed, p.Amount)
-					if p.Fee != nil {
-						committed.Add(committed, p.Fee)
-					}
-				}
-			}
-			if f.Page*f.PageSize >= total {
-				break
-			}
-		}
-	}
-	return &poolState{funds: funds, committed: committed, free: new(big.Int).Sub(funds, committed)}, nil
+	return &funds{balance: b.OnChain, locked: b.Locked, available: b.Available}, nil
 }
 
-// allowanceJSON is what wallet w allows contract k to draw of token t as
-// last seen on chain (its newest confirmed Approval less the payouts paid
-// since), what pending payouts lock of it and what is left for new ones.
-// Without a recorded approval only the lock is shown.
+// allowanceJSON is what wallet w allows contract k to draw of token t,
+// what pending payouts lock of it and what is left for new ones, read by
+// the ledger as every page reads them; with the wallet's newest recorded
+// Approval (its transaction) when the chain watcher saw one.
 func (s *Server) allowanceJSON(ctx context.Context, a *cashier.Allowance, t cashier.Token, w string, k *cashier.Contract) map[string]any {
 	out := map[string]any{"wallet": w, "symbol": t.Symbol}
-	locked, err := s.Store.PoolLocked(ctx, orders.PoolKeys(&cashier.PayoutOrder{Chain: k.Chain, PayoutType: cashier.PayoutAllowance,
-		FromAddress: w, Symbol: t.Symbol}, k)[0], math.MaxUint64)
-	if err != nil {
-		locked = new(big.Int)
-	}
-	out["locked"] = cashier.FormatAmount(locked, t.Decimals)
-	if a == nil {
-		out["allowance"], out["error"] = "", "no approval recorded"
+	if s.Ledger == nil {
+		out["error"] = "unavailable"
 		return out
 	}
-	left := a.Left()
-	avail := new(big.Int).Sub(left, locked)
-	if avail.Sign() < 0 {
-		avail.SetInt64(0)
+	f, err := s.Ledger.WalletFunds(ctx, k, t, w)
+	if err != nil {
+		out["error"] = "unavailable"
+		return out
 	}
-	out["allowance"], out["approved"], out["available"] = cashier.FormatAmount(left, t.Decimals), cashier.FormatAmount(a.Approved, t.Decimals),
-		cashier.FormatAmount(avail, t.Decimals)
+	out["allowance"], out["locked"], out["available"], out["balance"] = cashier.FormatAmount(f.Allowance, t.Decimals),
+		cashier.FormatAmount(f.Locked, t.Decimals), cashier.FormatAmount(f.Available, t.Decimals), cashier.FormatAmount(f.Balance, t.Decimals)
+	if a == nil {
+		out["note"] = "no approval recorded"
+		return out
+	}
+	out["approved"] = cashier.FormatAmount(a.Approved, t.Decimals)
 	out["approvalTx"], out["approvalBlock"], out["approvedAt"] = a.TxHash, a.Block, ms(a.BlockTime)
 	out["approvalUrl"] = s.explorer(k.Chain, "tx", a.TxHash)
 	return out

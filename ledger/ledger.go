@@ -202,39 +202,90 @@ func (s *Service) Balances(ctx context.Context, m *cashier.Merchant, f Filter) (
 			return nil, err
 		}
 		for _, t := range s.tokens(k.Chain, f.Symbol) {
-			bal, err := cl.TokenBalance(ctx, t.ContractAddress, k.Address)
+			b, err := s.contractFunds(ctx, cl, head.Number, &k, t)
 			if err != nil {
 				return nil, err
 			}
-			locked, err := s.Store.PoolLocked(ctx, poolKey("contract", k.Chain, k.Address, "", t.Symbol), head.Number)
-			if err != nil {
-				return nil, err
-			}
-			b := Balance{Chain: k.Chain, ContractID: k.ID, Contract: k.Address, Symbol: t.Symbol, Decimals: t.Decimals,
-				OnChain: bal, Locked: locked, Available: floor(new(big.Int).Sub(bal, locked)), Block: head.Number}
 			for _, a := range approvals {
 				if !strings.EqualFold(a.Symbol, t.Symbol) && !strings.EqualFold(a.Token, t.ContractAddress) {
 					continue
 				}
-				allow, err := cl.Allowance(ctx, t.ContractAddress, a.Owner, k.Address)
+				w, err := s.walletFunds(ctx, cl, head.Number, &k, t, a.Owner)
 				if err != nil {
 					return nil, err
 				}
-				wbal, err := cl.TokenBalance(ctx, t.ContractAddress, a.Owner)
-				if err != nil {
-					return nil, err
-				}
-				wl, err := s.Store.PoolLocked(ctx, poolKey("allowance", k.Chain, k.Address, a.Owner, t.Symbol), head.Number)
-				if err != nil {
-					return nil, err
-				}
-				b.Allowances = append(b.Allowances, Allowance{Owner: a.Owner, Allowance: allow, Balance: wbal, Locked: wl,
-					Available: floor(new(big.Int).Sub(minInt(allow, wbal), wl))})
+				b.Allowances = append(b.Allowances, w)
 			}
 			out = append(out, b)
 		}
 	}
 	return out, nil
+}
+
+// ContractFunds is the one reading of what a payout contract holds of
+// token t: its on-chain balance, what its pending payouts lock (every
+// PENDING order, awaiting review or not, and every PROCESSING one) and
+// what is available for new ones. Every page and answer that shows these
+// figures (the API's balance, the dashboard's Balances, Review and
+// Integration pages) reads them here, so they agree.
+func (s *Service) ContractFunds(ctx context.Context, k *cashier.Contract, t cashier.Token) (Balance, error) {
+	cl, err := s.client(k.Chain)
+	if err != nil {
+		return Balance{}, err
+	}
+	head, err := cl.Head(ctx)
+	if err != nil {
+		return Balance{}, err
+	}
+	return s.contractFunds(ctx, cl, head.Number, k, t)
+}
+
+// WalletFunds is ContractFunds for an allowance-mode wallet: what owner
+// allows contract k to draw of t, the wallet's balance, what its pending
+// allowance-mode payouts through k lock and what is available.
+func (s *Service) WalletFunds(ctx context.Context, k *cashier.Contract, t cashier.Token, owner string) (Allowance, error) {
+	cl, err := s.client(k.Chain)
+	if err != nil {
+		return Allowance{}, err
+	}
+	head, err := cl.Head(ctx)
+	if err != nil {
+		return Allowance{}, err
+	}
+	return s.walletFunds(ctx, cl, head.Number, k, t, owner)
+}
+
+// contractFunds reads k's balance of t after the head (head) was read: a
+// payout settled above head may not be out of the balance read yet, so
+// it still counts as locked (PoolLocked's afterBlock).
+func (s *Service) contractFunds(ctx context.Context, cl cashier.ChainClient, head uint64, k *cashier.Contract, t cashier.Token) (Balance, error) {
+	bal, err := cl.TokenBalance(ctx, t.ContractAddress, k.Address)
+	if err != nil {
+		return Balance{}, err
+	}
+	locked, err := s.Store.PoolLocked(ctx, poolKey("contract", k.Chain, k.Address, "", t.Symbol), head)
+	if err != nil {
+		return Balance{}, err
+	}
+	return Balance{Chain: k.Chain, ContractID: k.ID, Contract: k.Address, Symbol: t.Symbol, Decimals: t.Decimals,
+		OnChain: bal, Locked: locked, Available: floor(new(big.Int).Sub(bal, locked)), Block: head}, nil
+}
+
+func (s *Service) walletFunds(ctx context.Context, cl cashier.ChainClient, head uint64, k *cashier.Contract, t cashier.Token, owner string) (Allowance, error) {
+	allow, err := cl.Allowance(ctx, t.ContractAddress, owner, k.Address)
+	if err != nil {
+		return Allowance{}, err
+	}
+	wbal, err := cl.TokenBalance(ctx, t.ContractAddress, owner)
+	if err != nil {
+		return Allowance{}, err
+	}
+	wl, err := s.Store.PoolLocked(ctx, poolKey("allowance", k.Chain, k.Address, owner, t.Symbol), head)
+	if err != nil {
+		return Allowance{}, err
+	}
+	return Allowance{Owner: owner, Allowance: allow, Balance: wbal, Locked: wl,
+		Available: floor(new(big.Int).Sub(minInt(allow, wbal), wl))}, nil
 }
 
 // poolKey names a funding pool as orders/funding.go stores it.
