@@ -23,7 +23,7 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 	dc.PasswordChecks = s.Config.DashboardPasswordChecks
 	dc.KeyGrace = s.Config.KeyGrace
 	d, err := dashboard.New(dc, dashboard.Deps{
-		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains,
+		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains, Networks: s.NetworkHealth,
 		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox, s.Store, s.Chains},
 		Reviewer: reviewer{s.Orders}, Ledger: s.Ledger, Refunds: refundRecords{s.Store},
 	})
