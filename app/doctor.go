@@ -76,6 +76,27 @@ func Doctor(ctx context.Context, cfg config.Config, reg *cashier.Registry, chain
 	}
 	production := cfg.Mode != "sandbox"
 
+	// The master key.
+	if cfg.MasterKey != "" {
+		add(CheckOK, "master key", "from CASHIER_MASTER_KEY", "")
+	} else {
+		path := filepath.Join(cfg.Data, "master.key")
+		switch fi, err := os.Stat(path); {
+		case err != nil:
+			add(CheckFail, "master key", err.Error(), "restore master.key from its backup, or set CASHIER_MASTER_KEY")
+			// Opening the store now would make a new key: a database
+			// whose secrets nothing can open.
+			if HasDatabase(cfg) {
+				add(CheckFail, "database", "not opened without its master key", "restore master.key first")
+			}
+			return out
+		case fi.Mode().Perm()&0o077 != 0:
+			add(CheckFail, "master key", fmt.Sprintf("%s is readable by others (%v)", path, fi.Mode().Perm()), "chmod 600 "+path+" (and keep it owned by the service's user)")
+		default:
+			add(CheckOK, "master key", fmt.Sprintf("%s, mode %v", path, fi.Mode().Perm()), "")
+		}
+	}
+
 	// Database and migrations.
 	if !HasDatabase(cfg) {
 		add(CheckFail, "database", fmt.Sprintf("no database in %q", cfg.Data), "check --data, or create one with `cashier init --data "+cfg.Data+"`")
@@ -93,21 +114,6 @@ func Doctor(ctx context.Context, cfg config.Config, reg *cashier.Registry, chain
 		add(CheckOK, "database", "PostgreSQL reachable, migrations applied", "")
 	} else {
 		add(CheckOK, "database", "SQLite "+filepath.Join(cfg.Data, DBFile)+", migrations applied", "")
-	}
-
-	// The master key.
-	if cfg.MasterKey != "" {
-		add(CheckOK, "master key", "from CASHIER_MASTER_KEY", "")
-	} else {
-		path := filepath.Join(cfg.Data, "master.key")
-		switch fi, err := os.Stat(path); {
-		case err != nil:
-			add(CheckFail, "master key", err.Error(), "restore master.key from its backup, or set CASHIER_MASTER_KEY")
-		case fi.Mode().Perm()&0o077 != 0:
-			add(CheckFail, "master key", fmt.Sprintf("%s is readable by others (%v)", path, fi.Mode().Perm()), "chmod 600 "+path+" (and keep it owned by the service's user)")
-		default:
-			add(CheckOK, "master key", fmt.Sprintf("%s, mode %v", path, fi.Mode().Perm()), "")
-		}
 	}
 
 	// Networks and their nodes.
