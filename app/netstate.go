@@ -101,8 +101,10 @@ func (s *Service) logChanges(l *networkLog) {
 			args = append(args, "was", prev)
 		}
 		switch {
-		case !h.Active:
+		case h.State == cashier.NetworkWrongChain:
 			s.Logger.Error("network not active: its orders and payouts are refused", append(args, "reason", h.Reason)...)
+		case !h.Active: // no node: perhaps on purpose, still said once
+			s.Logger.Warn("network not active: its orders and payouts are refused", append(args, "reason", h.Reason)...)
 		case h.State == cashier.NetworkUnreachable:
 			s.Logger.Warn("network unreachable: no node answers", append(args, "reason", h.Reason)...)
 		default:

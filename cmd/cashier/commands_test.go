@@ -303,6 +303,11 @@ func TestDocumentedCommands(t *testing.T) {
 		if r := use(t, nil, "merchant", "revoke-old-key", "--data", data, "--merchant", m); r["merchantId"] != m {
 			t.Fatalf("merchant revoke-old-key: %v", r)
 		}
+		// No node is configured here: the preflight fails, naming each network.
+		used["doctor"] = true
+		if out, err := exec.Command(binary, "doctor", "--data", data).Output(); err == nil || !strings.Contains(string(out), "fail  network ETH: no node URL is configured") {
+			t.Fatalf("doctor without a node: %v\n%s", err, out)
+		}
 		used["serve"] = true
 		srv := start(t, nil, "serve", "--data", data, "--addr", "127.0.0.1:0")
 		var base string
