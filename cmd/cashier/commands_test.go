@@ -340,6 +340,10 @@ func TestDocumentedCommands(t *testing.T) {
 		if b["integrity"] != "ok" || b["bytes"].(float64) <= 0 || b["masterKey"] != filepath.Join(data, "master.key") {
 			t.Fatalf("backup: %v", b)
 		}
+		// The preflight sees the backup just made.
+		if out, _ := exec.Command(binary, "doctor", "--data", data).Output(); !strings.Contains(string(out), "ok    backup: "+filepath.Join(copyDir, "cashier.db")) {
+			t.Fatalf("doctor after a backup:\n%s", out)
+		}
 		srv.stop(t)
 		key, err := os.ReadFile(filepath.Join(data, "master.key"))
 		if err != nil {
