@@ -25,7 +25,7 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 	dc.PublicBaseURL = strings.TrimRight(s.Config.PublicURL, "/")
 	dc.RefundReasonMax = s.Orders.Config.MaxTextLen
 	d, err := dashboard.New(dc, dashboard.Deps{
-		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains,
+		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains, Networks: s.NetworkHealth,
 		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox, s.Store, s.Chains},
 		Reviewer: reviewer{s.Orders}, Ledger: s.Ledger, Refunds: refundRecords{s.Store}, Refunder: s.Orders,
 	})

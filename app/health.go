@@ -67,7 +67,7 @@ func (o *Ops) Ready(ctx context.Context) (checks, failed map[string]string) {
 		}()
 	}
 	probe("database", func(ctx context.Context) error { _, err := s.Store.ListLeases(ctx); return err })
-	for _, c := range cashier.Chains {
+	for _, c := range s.networkChains() {
 		cl := s.Chains[c]
 		if cl == nil {
 			continue
@@ -122,6 +122,22 @@ func (o *Ops) Ready(ctx context.Context) (checks, failed map[string]string) {
 	}
 	probe("leases", func(context.Context) error { return o.Runner.Healthy(s.Clock.Now()) })
 	wg.Wait()
+	// Read after the probes above, which refresh the nodes' records: a
+	// network nothing can watch is named with why; when none can be
+	// watched the instance is not ready (no customer should be sent to
+	// a service that cannot see their payments).
+	active := 0
+	var inactive []string
+	for _, h := range s.NetworkHealth() {
+		if h.Active {
+			active++
+		} else {
+			inactive = append(inactive, h.Reason)
+		}
+	}
+	if active == 0 {
+		failed["networks"] = "no network can be watched: " + strings.Join(inactive, "; ")
+	}
 	o.ready.at, o.ready.checks, o.ready.failed = time.Now(), checks, failed
 	return checks, failed
 }
@@ -132,7 +148,8 @@ func (o *Ops) serveHealthz(w stdhttp.ResponseWriter, r *stdhttp.Request) {
 
 func (o *Ops) serveReadyz(w stdhttp.ResponseWriter, r *stdhttp.Request) {
 	checks, failed := o.Ready(r.Context())
-	body := map[string]any{"status": "ready", "instance": o.Instance, "checks": checks, "nodes": o.nodeStates()}
+	body := map[string]any{"status": "ready", "instance": o.Instance, "checks": checks, "nodes": o.nodeStates(),
+		"networks": o.svc.NetworkHealth()}
 	if alerts := o.svc.TokenAlerts.List(); len(alerts) > 0 {
 		// Reported, not failing: the instance works; the token's issuer
 		// holds up its payouts.
@@ -229,7 +246,7 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 	if snap.Stats, err = sr.OpsStats(ctx); err != nil {
 		return snap, err
 	}
-	for _, c := range cashier.Chains {
+	for _, c := range s.networkChains() {
 		if s.Chains[c] == nil {
 			continue
 		}
@@ -288,6 +305,7 @@ func (o *Ops) snapshot(ctx context.Context) (metrics.Snapshot, error) {
 	}
 	snap.Instances = o.LiveInstances()
 	snap.Nodes = o.nodeStates()
+	snap.Networks = s.NetworkHealth()
 	return snap, nil
 }
 

@@ -21,7 +21,7 @@ import (
 // URL that serves another chain id and a TRON URL whose block 0 is not the
 // network's genesis are refused (their peers carry on), /readyz fails
 // naming them and the metrics mark them; a network whose every URL is on
-// another chain stops the service at start with a clear message.
+// another chain is not active (its orders refused) while the others work.
 func TestWrongChainNodesRefused(t *testing.T) {
 	eth, err := devchain.Start(devchain.Options{})
 	if err != nil {
@@ -75,16 +75,23 @@ func TestWrongChainNodesRefused(t *testing.T) {
 		return svc, "http://" + ln.Addr().String(), served, func() { cancel(); <-served; svc.Close() }
 	}
 
-	// Only wrong nodes for Ethereum: the service does not start.
-	_, _, served, _ := start(arb.URL, rightSrv.URL)
-	select {
-	case err := <-served:
-		if err == nil || !strings.Contains(err.Error(), "ETH: every node URL serves another network") || !strings.Contains(err.Error(), "eth_chainId is 412346") {
-			t.Fatalf("start with only a wrong node: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the service started on a node of another chain")
+	// Only wrong nodes for Ethereum: the service starts, Ethereum is not
+	// active (its orders are refused, naming why), TRON works.
+	wrongSvc, wrongBase, _, stopWrong := start(arb.URL, rightSrv.URL)
+	body := waitStatus(t, wrongBase, 503)
+	if n := networkOf(t, body, "ETH"); n["state"] != "wrong chain" || n["active"] != false || !strings.Contains(n["reason"].(string), "eth_chainId is 412346") {
+		t.Fatalf("ETH on only a wrong node: %v", n)
 	}
+	if n := networkOf(t, body, "TRON"); n["active"] != true {
+		t.Fatalf("TRON beside a wrong ETH: %v", n)
+	}
+	if err := wrongSvc.Inactive(cashier.ChainETH); cashier.ErrorCode(err) != cashier.ENetworkMaintenance || !strings.Contains(err.Error(), "serves another chain") {
+		t.Fatalf("ETH order gate: %v", err)
+	}
+	if err := wrongSvc.Inactive(cashier.ChainTRON); err != nil {
+		t.Fatal(err)
+	}
+	stopWrong()
 
 	// One right and one wrong node per network.
 	svc, base, _, stop := start(arb.URL+","+eth.URL, otherSrv.URL+","+rightSrv.URL)
@@ -97,7 +104,7 @@ func TestWrongChainNodesRefused(t *testing.T) {
 	if _, err := svc.Chains[cashier.ChainTRON].Head(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	body := waitStatus(t, base, 503)
+	body = waitStatus(t, base, 503)
 	failed, _ := body["failed"].(map[string]any)
 	var wrongETH, wrongTRON bool
 	for k, v := range failed {

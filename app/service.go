@@ -125,6 +125,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 		Events:    EventWriter(cfg, s.Registry, s.Store),
 		Config:    orders.DefaultConfig,
 	}
+	s.Orders.Networks = s // a network nothing watches takes no orders
 	s.Orders.Config.CollectionTTL = cfg.CollectionTTL
 	s.Orders.Config.LateWindow = cfg.LateWindow
 	if s.Watchers, err = NewWatchers(cfg, s.Registry, s.Chains, s.Orders, s.Logger); err != nil {
@@ -139,7 +140,7 @@ func New(ctx context.Context, cfg config.Config, opts Options, stderr io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	httpCfg.Instances, httpCfg.Observe = s.Ops.LiveInstances, s.Ops.Metrics.Observe
+	httpCfg.Instances, httpCfg.Observe, httpCfg.Inactive = s.Ops.LiveInstances, s.Ops.Metrics.Observe, s.Inactive
 	ledgerFrom, err := parseLedgerFrom(cfg.LedgerFrom)
 	if err != nil {
 		return nil, err
@@ -230,11 +231,9 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 		defer stopMetrics()
 	}
 	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	err := s.checkNodes(cctx)
+	s.checkNodes(cctx)
 	cancel()
-	if err != nil {
-		return err
-	}
+	var err error
 	dispatchDone := make(chan error, 1)
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { dispatchDone <- s.Dispatcher.Run(dctx) }()
@@ -242,6 +241,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	watchDone := s.runWatchers(dctx)
 	payoutsDone := s.runPayouts(dctx)
 	sweepDone := s.runSweepers(dctx)
+	networksDone := s.watchNetworks(dctx)
 
 	serveDone := make(chan error, 1)
 	go func() { serveDone <- srv.Serve(ln) }()
@@ -260,6 +260,7 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	<-watchDone
 	<-payoutsDone
 	<-sweepDone
+	<-networksDone
 	<-opsDone
 	if derr := <-dispatchDone; derr != nil && !errors.Is(derr, context.Canceled) && err == nil {
 		err = derr

@@ -94,7 +94,10 @@ type Deps struct {
 	Clock      cashier.Clock
 	Dispatcher *webhook.Dispatcher // test events and resends; nil: not offered
 	Chains     map[cashier.Chain]cashier.ChainClient
-	Logger     *slog.Logger
+	// Networks reports whether each network is watched (its nodes); nil:
+	// a network with a chain client is.
+	Networks func() []cashier.NetworkHealth
+	Logger   *slog.Logger
 	// Reviewer is the payout review queue; nil: the page says it is not
 	// available.
 	Reviewer Reviewer

@@ -126,16 +126,25 @@ func (s *Server) networks(r *http.Request) ([]map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	health := map[cashier.Chain]cashier.NetworkHealth{}
+	if s.Networks != nil {
+		for _, h := range s.Networks() {
+			health[h.Chain] = h
+		}
+	}
 	out := []map[string]any{}
 	for _, n := range s.Registry.Networks {
 		row := map[string]any{"chainId": n.Chain, "networkName": n.NetworkName, "status": status[n.Chain],
 			"confirmations": n.Confirmations, "explorerUrl": n.ExplorerURL}
-		if cl, ok := s.Chains[n.Chain]; ok {
+		if h, ok := health[n.Chain]; ok && !h.Active {
+			// Nothing watches it: its orders are refused whatever its status.
+			row["health"], row["reason"] = "inactive: "+h.State, h.Reason
+		} else if cl, ok := s.Chains[n.Chain]; ok {
 			ctx, cancel := context.WithTimeout(r.Context(), chainTimeout)
 			head, err := cl.Head(ctx)
 			cancel()
 			if err != nil {
-				row["health"] = "unreachable"
+				row["health"], row["reason"] = "unreachable", health[n.Chain].Reason
 			} else {
 				// A head stamped ahead of this clock counts as no lag.
 				lag := max(s.Clock.Now().Sub(head.Time), 0).Round(time.Second)

@@ -356,3 +356,14 @@ func redact(raw string) string {
 	}
 	return u.Scheme + "://" + u.Host
 }
+
+// Nodes reports the health of this client's node URLs (the service's
+// network state and /readyz read it).
+func (c *Client) Nodes() []nodes.State {
+	now := time.Now()
+	out := make([]nodes.State, len(c.rpc.nodes))
+	for i, n := range c.rpc.nodes {
+		out[i] = n.State(now)
+	}
+	return out
+}

@@ -46,9 +46,15 @@ func (s *server) handleCashierInfo(w http.ResponseWriter, r *http.Request, c *ca
 		out.WebhookURL = k.WebhookURL
 	}
 	for _, n := range s.reg.Networks {
+		if s.inactive(n.Chain) {
+			continue
+		}
 		out.SupportedNetworks = append(out.SupportedNetworks, api.CashierNetwork{ChainID: n.Chain.ConfigID(), NetworkName: n.NetworkName, Symbol: n.Symbol, Decimals: n.Decimals})
 	}
 	for _, t := range s.reg.Tokens {
+		if s.inactive(t.Chain) {
+			continue
+		}
 		out.SupportedCoins = append(out.SupportedCoins, api.CashierCoin{
 			Symbol: t.Symbol, Name: t.Name, ChainID: t.Chain.ConfigID(), ContractAddress: t.ContractAddress, Decimals: t.Decimals,
 			MinAmount: cashier.FormatAmount(t.MinAmount, t.Decimals), MaxAmount: cashier.FormatAmount(t.MaxAmount, t.Decimals),
@@ -65,6 +71,9 @@ func (s *server) handleCoinList(w http.ResponseWriter, r *http.Request, c *call)
 	out := []api.Coin{}
 	index := map[string]int{}
 	for _, t := range s.reg.Tokens {
+		if s.inactive(t.Chain) {
+			continue
+		}
 		i, ok := index[t.Symbol]
 		if !ok {
 			i = len(out)
@@ -95,6 +104,9 @@ func (s *server) handleNetworkList(w http.ResponseWriter, r *http.Request, c *ca
 		if st, ok := states[n.Chain]; ok {
 			n.Status = st
 		}
+		if s.inactive(n.Chain) {
+			n.Status = cashier.NetworkMaintenance // nothing watches it: no order is taken
+		}
 		out = append(out, api.Network{
 			ChainID: n.Chain.ConfigID(), NetworkName: n.NetworkName, ShortName: n.ShortName, Symbol: n.Symbol,
 			Decimals: n.Decimals, ExplorerURL: n.ExplorerURL, RPCURL: n.RPCURL, Status: string(n.Status),
@@ -120,4 +132,9 @@ func (s *server) networkStates(r *http.Request) (map[cashier.Chain]cashier.Netwo
 		out[st.Chain] = st.Status
 	}
 	return out, err
+}
+
+// inactive reports whether nothing watches c (Config.Inactive).
+func (s *server) inactive(c cashier.Chain) bool {
+	return s.cfg.Inactive != nil && s.cfg.Inactive(c) != nil
 }

@@ -111,6 +111,10 @@ type Config struct {
 	// Instances, when set, returns the number of live instances sharing
 	// the rate limits; each enforces its share (ratelimit.Limiter.Share).
 	Instances func() int
+	// Inactive, when set, says why a network nothing watches (no node,
+	// or every node on another chain) takes no orders: the network list
+	// shows it in maintenance, the coin list and cashier info leave it out.
+	Inactive func(cashier.Chain) error
 	// Observe, when set, is told of every served request: its route
 	// pattern, status and duration (metrics).
 	Observe func(route string, status int, d time.Duration)

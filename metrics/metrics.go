@@ -53,6 +53,8 @@ type Snapshot struct {
 	Leases    []LeaseState
 	Instances int
 	Nodes     []nodes.State // every node URL of the service's networks
+	// Networks is whether each network of the registry is watched.
+	Networks []cashier.NetworkHealth
 	// TokenAlerts are the token contracts' switches holding up payouts.
 	TokenAlerts []cashier.TokenAlert
 }
@@ -120,6 +122,8 @@ var (
 	descReorged     = prometheus.NewDesc("cashier_collections_reorged", "Collection orders flagged because a payment they counted went missing in a reorg deeper than the confirmations (never reversed: the operator must look).", []string{"chain"}, nil)
 	descMissing     = prometheus.NewDesc("cashier_payments_missing", "Credited payments whose block a deep reorg replaced and that are not on the chain now.", []string{"chain"}, nil)
 	descLag         = prometheus.NewDesc("cashier_chain_lag_blocks", "Blocks between the node's head and the newest block the watcher has processed.", []string{"chain"}, nil)
+	descNetActive   = prometheus.NewDesc("cashier_network_active", "1 when the network can be watched (a node configured that serves its chain); 0: its orders and payouts are refused (no node, or every node on another chain).", []string{"chain"}, nil)
+	descNetState    = prometheus.NewDesc("cashier_network_state", "1 for the network's current state: active, unreachable (active, no node answers now), no node, wrong chain.", []string{"chain", "state"}, nil)
 	descNodeUp      = prometheus.NewDesc("cashier_chain_node_up", "1 when the node URL answers and serves the network's chain (3 failures in a row: 0).", []string{"chain", "node"}, nil)
 	descNodeWrong   = prometheus.NewDesc("cashier_chain_node_wrong_chain", "1 when the node URL serves another chain than the registry's and is refused.", []string{"chain", "node"}, nil)
 	descTokenAlert  = prometheus.NewDesc("cashier_token_alert", "1 while a token contract holds up payouts: kind paused (the token is paused), or blacklisted (account, the paying contract or wallet, is on its blacklist).", []string{"chain", "symbol", "kind", "account"}, nil)
@@ -207,6 +211,13 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		if cs.Up {
 			gauge(descHead, float64(cs.Head), c)
 			gauge(descLag, float64(cs.Head-min(cs.Watched, cs.Head)), c)
+		}
+	}
+	for _, h := range s.Networks {
+		gauge(descNetActive, b2f(h.Active), string(h.Chain))
+		// Every state, zeros included, so an alert has its series.
+		for _, st := range []string{cashier.NetworkWatched, cashier.NetworkUnreachable, cashier.NetworkNoNode, cashier.NetworkWrongChain} {
+			gauge(descNetState, b2f(h.State == st), string(h.Chain), st)
 		}
 	}
 	for _, n := range s.Nodes {

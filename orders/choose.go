@@ -35,6 +35,9 @@ func (s *Service) NetworkOptions(ctx context.Context, m *cashier.Merchant, o *ca
 		if n.Status == cashier.NetworkMaintenance || (!o.MayChoose(cashier.ChooseChain) && n.Chain != o.Chain) {
 			continue
 		}
+		if s.Networks != nil && s.Networks.Inactive(n.Chain) != nil {
+			continue // nothing watches it
+		}
 		if _, err := s.Deposits.DepositAddress(ctx, m, n.Chain, o.ID); err != nil {
 			continue // no collections on this network for the merchant
 		}
@@ -108,7 +111,7 @@ func (s *Service) ChooseNetwork(ctx context.Context, id, chainName, symbol strin
 			out = o
 			return nil
 		}
-		token, err := s.Registry.LookupToken(chain, symbol)
+		token, err := s.lookupToken(chain, symbol)
 		if err != nil {
 			return err
 		}

@@ -65,7 +65,7 @@ func (s *Service) CreateCollection(ctx context.Context, m *cashier.Merchant, req
 	if req.Symbol == "" {
 		return nil, cashier.Errorf(cashier.EMissing, "symbol is required")
 	}
-	token, err := s.Registry.LookupToken(chain, req.Symbol)
+	token, err := s.lookupToken(chain, req.Symbol)
 	if err != nil {
 		return nil, err
 	}

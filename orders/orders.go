@@ -78,6 +78,7 @@ type Service struct {
 	Deposits  Deposits    // nil: collections need a configured deposit factory
 	Funds     Funds       // nil: payouts on chains without a client are refused
 	Events    EventWriter // nil: no webhook events are written
+	Networks  Networks    // nil: every network of the registry takes orders
 	Config    Config
 }
 

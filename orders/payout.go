@@ -202,7 +202,7 @@ func (s *Service) newPayout(m *cashier.Merchant, k *cashier.Contract, mode cashi
 	if it.Amount == "" {
 		return nil, cashier.Errorf(cashier.EMissing, "amount is required")
 	}
-	token, err := s.Registry.LookupToken(k.Chain, it.Symbol)
+	token, err := s.lookupToken(k.Chain, it.Symbol)
 	if err != nil {
 		return nil, err
 	}

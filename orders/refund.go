@@ -52,7 +52,7 @@ func (s *Service) CreateRefund(ctx context.Context, m *cashier.Merchant, req Ref
 	if symbol == "" {
 		symbol = o.Symbol
 	}
-	token, err := s.Registry.LookupToken(o.Chain, symbol)
+	token, err := s.lookupToken(o.Chain, symbol)
 	if err != nil {
 		return nil, false, err
 	}

@@ -830,3 +830,14 @@ func (c *Client) AccountTransfers(ctx context.Context, token, account string, fr
 	})
 	return out, err
 }
+
+// Nodes reports the health of this client's node URLs (the service's
+// network state and /readyz read it).
+func (c *Client) Nodes() []nodes.State {
+	now := time.Now()
+	out := make([]nodes.State, len(c.t.nodes))
+	for i, n := range c.t.nodes {
+		out[i] = n.State(now)
+	}
+	return out
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
@@ -41,6 +42,9 @@ func backupCmd(ctx context.Context, args []string, getenv func(string) string, s
 	dst, _ := filepath.Abs(out)
 	n, err := sqlite.Backup(ctx, db, dst)
 	if err != nil {
+		return err
+	}
+	if err := app.RecordBackup(cfg.Data, dst, time.Now()); err != nil { // its age is checked by `cashier doctor`
 		return err
 	}
 	key := "CASHIER_MASTER_KEY"

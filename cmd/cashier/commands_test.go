@@ -303,6 +303,11 @@ func TestDocumentedCommands(t *testing.T) {
 		if r := use(t, nil, "merchant", "revoke-old-key", "--data", data, "--merchant", m); r["merchantId"] != m {
 			t.Fatalf("merchant revoke-old-key: %v", r)
 		}
+		// No node is configured here: the preflight fails, naming each network.
+		used["doctor"] = true
+		if out, err := exec.Command(binary, "doctor", "--data", data).Output(); err == nil || !strings.Contains(string(out), "fail  network ETH: no node URL is configured") {
+			t.Fatalf("doctor without a node: %v\n%s", err, out)
+		}
 		used["serve"] = true
 		srv := start(t, nil, "serve", "--data", data, "--addr", "127.0.0.1:0")
 		var base string
@@ -334,6 +339,10 @@ func TestDocumentedCommands(t *testing.T) {
 		b := use(t, nil, "backup", "--data", data, "--out", filepath.Join(copyDir, "cashier.db"))
 		if b["integrity"] != "ok" || b["bytes"].(float64) <= 0 || b["masterKey"] != filepath.Join(data, "master.key") {
 			t.Fatalf("backup: %v", b)
+		}
+		// The preflight sees the backup just made.
+		if out, _ := exec.Command(binary, "doctor", "--data", data).Output(); !strings.Contains(string(out), "ok    backup: "+filepath.Join(copyDir, "cashier.db")) {
+			t.Fatalf("doctor after a backup:\n%s", out)
 		}
 		srv.stop(t)
 		key, err := os.ReadFile(filepath.Join(data, "master.key"))

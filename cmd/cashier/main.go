@@ -30,6 +30,8 @@ const usage = `usage: cashier COMMAND [flags]
 commands:
   init                  create a data directory's database and master key: --data DIR [--database-url URL]
   serve                 run the service on an initialised data directory (flags: cashier serve -h)
+  doctor                check a data directory before real payments, with serve's settings: --data DIR
+                        (one line per check: ok / warn / fail with the fix; exits non-zero on a fail)
   sandbox               run the service with in-process dev chains and demo data
                         (--only chains|service runs one half: cashier sandbox -h)
   sandbox pay           pay a sandbox collection order from the demo customer wallet:
@@ -101,6 +103,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return backupCmd(ctx, rest, getenv, stdout, stderr)
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
+	case "doctor":
+		return doctor(ctx, rest, getenv, stdout, stderr)
 	case "sandbox":
 		return sandboxCmd(ctx, rest, getenv, stdout, stderr)
 	case "merchant create":
