@@ -42,7 +42,7 @@ func SignWidget(secret string, params []WidgetParam) string {
 // the parameters, so a URL from either verifies without a setting.
 //
 // PythonDoubleQuery is the text its Python sample signs:
-// urlencode({k: quote(v, safe=”)}): the value through quote (RFC 3986
+// urlencode({k: quote(v, safe="")}): the value through quote (RFC 3986
 // unreserved characters kept, space as %20), then through quote_plus,
 // which leaves only '%' to encode again; keys through quote_plus.
 func PythonDoubleQuery(params []WidgetParam) string {
