@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -292,6 +293,24 @@ func (s *server) handlePayChoose(w http.ResponseWriter, r *http.Request, _ *call
 // from: nothing more is asked of them.
 func pageFinal(state string) bool {
 	return state == pagePaid || state == pageExpired || state == pageLate || state == pageCancelled
+}
+
+// widgetAtRoot serves a signed widget URL at the root path as at /widget:
+// the provider's URL-signing page builds it on the host's root
+// (https://host?apiKey=…&custNo=…&signature=…). Only a GET whose query
+// carries apiKey or signature is taken; anything else at "/" is answered
+// as before.
+func widgetAtRoot(r *http.Request) *http.Request {
+	if r.URL.Path != "/" || (r.Method != http.MethodGet && r.Method != http.MethodHead) || r.URL.RawQuery == "" {
+		return r
+	}
+	q, _ := url.ParseQuery(r.URL.RawQuery)
+	if !q.Has("apiKey") && !q.Has(sign.WidgetSignatureParam) {
+		return r
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.Path, r2.URL.RawPath = "/widget", ""
+	return r2
 }
 
 // handleWidget is the signed widget entry: the query must be signed with
