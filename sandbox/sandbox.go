@@ -218,12 +218,12 @@ func (sb *Sandbox) startChains(ctx context.Context, opts Options, prev *Info) (*
 	}
 	var err error
 	if sb.ETH, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDETH, Port: port(cashier.ChainETH),
-		DataDir: filepath.Join(data, "chains", "eth"), Period: opts.BlockPeriod, OnDemand: true}); err != nil {
+		DataDir: filepath.Join(data, "chains", "eth"), Period: opts.BlockPeriod, OnDemand: true, WallClock: true}); err != nil {
 		return nil, fmt.Errorf("sandbox: Ethereum dev chain: %w", err)
 	}
 	sb.closers = append(sb.closers, sb.ETH.Close)
 	if sb.ARB, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDARB, Port: port(cashier.ChainARB),
-		DataDir: filepath.Join(data, "chains", "arb"), Period: opts.BlockPeriod, OnDemand: true}); err != nil {
+		DataDir: filepath.Join(data, "chains", "arb"), Period: opts.BlockPeriod, OnDemand: true, WallClock: true}); err != nil {
 		return nil, fmt.Errorf("sandbox: Arbitrum dev chain: %w", err)
 	}
 	sb.closers = append(sb.closers, sb.ARB.Close)
