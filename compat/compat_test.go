@@ -182,9 +182,9 @@ func TestPublishedNodeClientAndReceivers(t *testing.T) {
 	if loose["fromAddress"] != payoutDetail["fromAddress"] {
 		t.Errorf("payout webhook fromAddress %v, detail %v", loose["fromAddress"], payoutDetail["fromAddress"])
 	}
-	// No customer number given: no custNo (not the merchant id); the
-	// reason is sent under both names.
-	if _, has := loose["custNo"]; has || loose["reason"] != loose["failReason"] || loose["reason"] == nil {
+	// No customer number given: custNo is an empty string (not the
+	// merchant id); the reason is sent under both names.
+	if custNo, has := loose["custNo"]; !has || custNo != "" || loose["reason"] != loose["failReason"] || loose["reason"] == nil {
 		t.Errorf("payout webhook custNo %v, reason %v, failReason %v", loose["custNo"], loose["reason"], loose["failReason"])
 	}
 	var jb payoutBody

@@ -69,6 +69,16 @@ type Options struct {
 	// transactions arrive: sends are mined at once while the head still
 	// advances on the period (confirmations grow without traffic).
 	OnDemand bool
+	// WallClock stamps every block with the wall clock, never ahead of
+	// it: block timestamps are whole seconds and must grow, so a block is
+	// sealed only once the clock has passed its parent's second (a send
+	// waits up to a second; a period tick within the head's second makes
+	// no block). Without it a burst of blocks runs the chain's time ahead
+	// of the clock by a second per block, which receivers comparing a
+	// webhook's blockTime with their own clock misjudge. A head already
+	// ahead (a chain kept from before) is not waited for: its blocks go on
+	// a second apart until the clock catches up.
+	WallClock bool
 }
 
 // Chain is a running dev chain.
@@ -84,6 +94,7 @@ type Chain struct {
 	eth    *eth.Ethereum
 	beacon *catalyst.SimulatedBeacon
 	minTip *big.Int   // the block builder's minimum tip
+	wall   bool       // Options.WallClock
 	mine   sync.Mutex // block production and pool syncs are not reentrant
 	send   sync.Mutex // serialises nonce reads and sends of Transact
 	stop   chan struct{}
@@ -207,6 +218,7 @@ func Start(opts Options) (*Chain, error) {
 		eth:     backend,
 		beacon:  beacon,
 		minTip:  ethConf.Miner.GasPrice,
+		wall:    opts.WallClock,
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -254,7 +266,9 @@ func (c *Chain) produce(period time.Duration, onDemand bool) {
 		case <-sub.Err():
 			return
 		case <-tick:
-			c.Commit()
+			if !c.wall || c.sealableNow() {
+				c.Commit()
+			}
 		case <-recheck:
 			sealIncludable()
 		case <-newTxs:
@@ -309,10 +323,30 @@ func (c *Chain) syncPool() error {
 // against the new block's state).
 func (c *Chain) Commit() common.Hash {
 	c.mine.Lock()
+	for c.wall && !c.sealableNow() {
+		// Another block may be sealed while this one waits: check again.
+		c.mine.Unlock()
+		time.Sleep(c.untilNextSecond())
+		c.mine.Lock()
+	}
 	defer c.mine.Unlock()
 	h := c.beacon.Commit()
 	_ = c.eth.TxPool().Sync() // fails only once the pool has stopped
 	return h
+}
+
+// sealableNow reports whether a block sealed now gets the clock's second:
+// the clock has passed the head's second. A head more than a second ahead
+// (a chain kept from before) is not waited for.
+func (c *Chain) sealableNow() bool {
+	head, now := c.eth.BlockChain().CurrentBlock().Time, uint64(time.Now().Unix())
+	return now > head || head > now+1
+}
+
+// untilNextSecond is the time left until the clock's next whole second.
+func (c *Chain) untilNextSecond() time.Duration {
+	now := time.Now()
+	return now.Truncate(time.Second).Add(time.Second).Sub(now)
 }
 
 // Fork rewinds the canonical head to the block parent. Blocks committed

@@ -197,3 +197,46 @@ func TestFinalizedTagFollowsEpochs(t *testing.T) {
 		}
 	}
 }
+
+// With WallClock, blocks are stamped with the wall clock and never ahead
+// of it, however fast they come: sends sealed at once and period ticks
+// faster than a second. Each block's timestamp is at most the clock read
+// just after it was sealed, and the timestamps still grow.
+func TestWallClockBlocksNeverAhead(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := start(t, Options{Period: 100 * time.Millisecond, OnDemand: true, WallClock: true})
+	key, _ := crypto.GenerateKey()
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	for i := 0; i < 3; i++ {
+		if err := c.Fund(ctx, addr, big.NewInt(params.GWei)); err != nil {
+			t.Fatal(err)
+		}
+		c.Commit()
+		head, err := c.Client.HeaderByNumber(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if now := uint64(time.Now().Unix()); head.Time > now {
+			t.Fatalf("block %d stamped %d, the clock says %d", head.Number, head.Time, now)
+		}
+	}
+	head, err := c.Client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev uint64
+	for n := uint64(1); n <= head.Number.Uint64(); n++ {
+		h, err := c.Client.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Time <= prev {
+			t.Fatalf("block %d stamped %d after %d", n, h.Time, prev)
+		}
+		prev = h.Time
+	}
+	if head.Number.Uint64() < 6 {
+		t.Fatalf("only %d blocks: the sends and commits made too few to show anything", head.Number)
+	}
+}

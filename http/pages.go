@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +29,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"t": pageText}
 <header class="top"><span class="merchant">{{.Merchant}}</span><button type="button" id="lang" class="lang" hidden>{{t $l "lang.switch" nil}}</button></header>
 <section class="amount"><div class="label" id="amount-label" data-i18n="{{.AmountLabel}}">{{t $l .AmountLabel nil}}</div>
 <div class="sum"><span id="amount">{{.Shown}}</span> <span id="symbol"{{if .TokenOpen}} hidden{{end}}>{{.St.Symbol}}</span></div>
-<div id="amount-of" class="of"{{if eq .AmountLabel "pay"}} hidden{{end}}>{{t $l "amount.of" .Vars}}</div>
+<div id="amount-of" class="of"{{if ne .AmountLabel "pay.due"}} hidden{{end}}>{{t $l "amount.of" .Vars}}</div>
 <div class="net"{{if .St.Choosing}} hidden{{end}}><span data-i18n="network">{{t $l "network" nil}}</span>: <strong>{{.Network}}</strong></div></section>
 <section id="state" class="state state-{{.St.State}}{{if .St.Note}} note-{{.St.Note}}{{end}}" aria-live="polite">
 <div id="state-title" class="state-title">{{.TitleText}}</div><div id="state-detail">{{.Detail}}</div>
@@ -222,6 +223,9 @@ func (s *server) handlePayPage(w http.ResponseWriter, r *http.Request, _ *call) 
 	if st.Payable && st.Due != st.Amount {
 		data.AmountLabel = "pay.due"
 	}
+	if st.State == pagePaid {
+		data.AmountLabel = "pay.paid" // no longer an amount to pay
+	}
 	if m, err := s.store.Merchant(r.Context(), o.MerchantID); err == nil {
 		data.Merchant = m.Name
 	}
@@ -292,6 +296,24 @@ func (s *server) handlePayChoose(w http.ResponseWriter, r *http.Request, _ *call
 // from: nothing more is asked of them.
 func pageFinal(state string) bool {
 	return state == pagePaid || state == pageExpired || state == pageLate || state == pageCancelled
+}
+
+// widgetAtRoot serves a signed widget URL at the root path as at /widget:
+// the provider's URL-signing page builds it on the host's root
+// (https://host?apiKey=…&custNo=…&signature=…). Only a GET whose query
+// carries apiKey or signature is taken; anything else at "/" is answered
+// as before.
+func widgetAtRoot(r *http.Request) *http.Request {
+	if r.URL.Path != "/" || (r.Method != http.MethodGet && r.Method != http.MethodHead) || r.URL.RawQuery == "" {
+		return r
+	}
+	q, _ := url.ParseQuery(r.URL.RawQuery)
+	if !q.Has("apiKey") && !q.Has(sign.WidgetSignatureParam) {
+		return r
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.Path, r2.URL.RawPath = "/widget", ""
+	return r2
 }
 
 // handleWidget is the signed widget entry: the query must be signed with

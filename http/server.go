@@ -329,6 +329,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is read first, so that slow clients wait outside the
 	// requests in progress (readahead.go); overload is refused next, before
 	// any work and without a log line of its own (admission.go).
+	r = widgetAtRoot(r)
 	body := s.readAhead(r)
 	if !s.admit.enter(s.cfg.MaxInFlight) {
 		s.refuse(w, r, errInFlight, time.Second)

@@ -23,7 +23,7 @@ import (
 type PayRequest struct {
 	OrderNo    string
 	MerchantID string // default: the demo merchant
-	Amount     string // decimal; default: the order's amount
+	Amount     string // decimal; default: what is still due (dueOf)
 	Symbol     string // token to send; default: the order's token
 }
 
@@ -87,8 +87,21 @@ func Pay(ctx context.Context, info *Info, r cashier.Reader, req PayRequest) (*Pa
 		return nil, fmt.Errorf("sandbox pay: no %s token on %s (have %s, or %s)", symbol, o.Chain, strings.Join(keys(n.Tokens), ", "), nativeSymbol(o.Chain))
 	}
 	text := req.Amount
-	if text == "" {
+	if text == "" && !strings.EqualFold(symbol, o.Symbol) {
+		// Another token than the order's counts nothing: its amount is
+		// the order's, as a customer picking the wrong token would send.
 		text = cashier.FormatAmount(o.Amount, o.Decimals)
+	} else if text == "" {
+		ps, err := r.PaymentsByOrder(ctx, o.ID)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox pay: %w", err)
+		}
+		due := dueOf(o, ps)
+		if due.Sign() <= 0 {
+			return nil, fmt.Errorf("sandbox pay: nothing is due on order %s: its %s %s is received or on its way; give --amount to pay more", o.OrderNo,
+				cashier.FormatAmount(o.Amount, o.Decimals), o.Symbol)
+		}
+		text = cashier.FormatAmount(due, o.Decimals)
 	}
 	amount, err := cashier.ParseAmount(text, decimals)
 	if err != nil {
@@ -119,6 +132,25 @@ func Pay(ctx context.Context, info *Info, r cashier.Reader, req PayRequest) (*Pa
 		return nil, fmt.Errorf("sandbox pay: %s: %w", o.Chain, err)
 	}
 	return p, nil
+}
+
+// dueOf is what the order still asks for, as its payment page shows it:
+// the amount less what was received and what is on its way (seen in a
+// block, not yet confirmed) in the order's token.
+func dueOf(o *cashier.CollectionOrder, ps []cashier.Payment) *big.Int {
+	due := new(big.Int).Set(o.Amount)
+	if o.PaidAmount != nil {
+		due.Sub(due, o.PaidAmount)
+	}
+	for _, p := range ps {
+		if p.Status == cashier.PaymentSeen && p.Symbol == o.Symbol {
+			due.Sub(due, p.Amount)
+		}
+	}
+	if due.Sign() < 0 {
+		due.SetInt64(0)
+	}
+	return due
 }
 
 func keys(m map[string]string) []string {

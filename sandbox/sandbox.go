@@ -223,12 +223,12 @@ func (sb *Sandbox) startChains(ctx context.Context, opts Options, prev *Info) (*
 	}
 	var err error
 	if sb.ETH, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDETH, Port: port(cashier.ChainETH),
-		DataDir: filepath.Join(data, "chains", "eth"), Period: opts.BlockPeriod, OnDemand: true}); err != nil {
+		DataDir: filepath.Join(data, "chains", "eth"), Period: opts.BlockPeriod, OnDemand: true, WallClock: true}); err != nil {
 		return nil, fmt.Errorf("sandbox: Ethereum dev chain: %w", err)
 	}
 	sb.closers = append(sb.closers, sb.ETH.Close)
 	if sb.ARB, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDARB, Port: port(cashier.ChainARB),
-		DataDir: filepath.Join(data, "chains", "arb"), Period: opts.BlockPeriod, OnDemand: true}); err != nil {
+		DataDir: filepath.Join(data, "chains", "arb"), Period: opts.BlockPeriod, OnDemand: true, WallClock: true}); err != nil {
 		return nil, fmt.Errorf("sandbox: Arbitrum dev chain: %w", err)
 	}
 	sb.closers = append(sb.closers, sb.ARB.Close)
@@ -416,6 +416,11 @@ func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
 		}
 		info.Wallets[name] = w
 	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
 	for _, c := range []struct {
 		chain  cashier.Chain
 		ch     chain
@@ -426,12 +431,26 @@ func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
 		{cashier.ChainARB, evmChain{sb.ARB}, devchain.ChainIDARB, 0xff},
 		{cashier.ChainTRON, tronChain{sb.TRON}, tronnode.ChainID, tronnode.Create2Prefix},
 	} {
-		n, err := setup(ctx, c.ch, c.chain, c.prefix, info.Roles, info.Wallets)
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: set up %s: %w", c.chain, err)
-		}
-		n.ChainID = c.id
-		info.Networks[string(c.chain)] = n
+		// The chains are set up side by side: each stamps its blocks
+		// with the wall clock, a second apart (devchain.Options.WallClock),
+		// so one after the other would add their waits.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := setup(ctx, c.ch, c.chain, c.prefix, info.Roles, info.Wallets)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("sandbox: set up %s: %w", c.chain, err))
+				return
+			}
+			n.ChainID = c.id
+			info.Networks[string(c.chain)] = n
+		}()
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return info, nil
 }

@@ -51,16 +51,34 @@ func FuzzCanonical(f *testing.F) {
 	})
 }
 
-// FuzzVerifyWidgetQuery: arbitrary query strings never panic, and a query
-// signed by SignWidget always verifies.
+// FuzzVerifyWidgetQuery: arbitrary query strings never panic, a query
+// signed by SignWidget always verifies, and so does the once-encoded URL
+// of a Python or PHP sample's double-encoded signature, with the values
+// it was signed for; under another key none of them does.
 func FuzzVerifyWidgetQuery(f *testing.F) {
 	f.Add("apiKey=a&custNo=b&signature=00", "a", "b")
 	f.Add("", "", "")
+	f.Add("apiKey=a&signature=0", "pk 1", "Jane Doe@x.com ~%+/ü")
 	f.Fuzz(func(t *testing.T, raw, k, v string) {
 		_, _ = VerifyWidgetQuery("s", raw)
-		q := SignWidget("s", []WidgetParam{{"apiKey", k}, {"custNo", v}})
+		params := []WidgetParam{{"apiKey", k}, {"custNo", v}}
+		q := SignWidget("s", params)
 		if _, err := VerifyWidgetQuery("s", q); err != nil {
 			t.Fatalf("signed query %q refused: %v", q, err)
+		}
+		sent := WidgetQuery(params)
+		for _, text := range []string{PythonDoubleQuery(params), PHPDoubleQuery(params)} {
+			u := sent + "&" + WidgetSignatureParam + "=" + HMAC("s", text)
+			vals, err := VerifyWidgetQuery("s", u)
+			if err != nil {
+				t.Fatalf("double-encoded signature of %q refused: %v", u, err)
+			}
+			if vals.Get("apiKey") != k || vals.Get("custNo") != v {
+				t.Fatalf("%q gave %v", u, vals)
+			}
+			if _, err := VerifyWidgetQuery("s2", u, Raw, URLEncoded); err == nil {
+				t.Fatalf("%q accepted under another key", u)
+			}
 		}
 	})
 }

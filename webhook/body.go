@@ -135,12 +135,10 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 	b.add("eventId", id)
 	b.add("event", string(cashier.EventPayout))
 	b.add("eventType", eventType(cashier.EventPayout, string(o.Status)))
-	if o.CustNo != "" {
-		// The merchant's own customer number from the payout's creation;
-		// without one the field is left out rather than filled with an id
-		// the merchant did not give.
-		b.add("custNo", o.CustNo)
-	}
+	// The merchant's own customer number from the payout's creation, always
+	// present as the provider's payout body has it: an empty string when
+	// none was given, never an id the merchant did not give.
+	b.add("custNo", o.CustNo)
 	b.add("orderNo", o.OrderNo)
 	b.id("id", o.ID, w.num("payout_orders", o.ID, o.Num))
 	b.add("bizOrderNo", o.OrderNo)

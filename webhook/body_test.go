@@ -134,14 +134,14 @@ func TestPayoutEventBody(t *testing.T) {
 	}
 	o.BlockTime = time.Time{}
 
-	// Without a customer number custNo is left out; a refusal without a
+	// Without a customer number custNo is an empty string; a refusal without a
 	// transaction carries the time of the change as blockTime and its
 	// reason under both names.
 	o.PayoutType, o.FromAddress, o.Status, o.TxID, o.Chain = cashier.PayoutAllowance, "TXYZ", cashier.PayoutRefuse, "", cashier.ChainTRON
 	o.CustNo, o.FailReason = "", "refused in review"
 	ev, _ = (&Writer{Strings: true}).PayoutEvent(o, k, "https://hooks.example.com/payout", at)
 	f := fields(t, ev.Body)
-	if _, has := f["custNo"]; has || f["fromAddress"] != "TXYZ" || f["type"] != "2" || f["eventType"] != "payout.refuse" || f["chainId"] != "TRON" ||
+	if custNo, has := f["custNo"]; !has || custNo != "" || f["fromAddress"] != "TXYZ" || f["type"] != "2" || f["eventType"] != "payout.refuse" || f["chainId"] != "TRON" ||
 		f["network"] != "TRON" || f["blockTime"] != "1772370000000" || f["reason"] != "refused in review" || f["failReason"] != "refused in review" {
 		t.Errorf("allowance refuse body %s", ev.Body)
 	}

@@ -128,7 +128,7 @@ func sandboxPay(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	fs.StringVar(&data, "data", data, "the sandbox's data directory")
 	fs.StringVar(&req.OrderNo, "order", "", "merchant order number of the collection order (required)")
-	fs.StringVar(&req.Amount, "amount", "", "amount to send, decimal (default: the order's amount)")
+	fs.StringVar(&req.Amount, "amount", "", "amount to send, decimal (default: what the order still asks for)")
 	fs.StringVar(&req.MerchantID, "merchant", "", "merchant id (default: the demo merchant)")
 	fs.StringVar(&req.Symbol, "symbol", "", "token to send, or ETH / TRX for the network's own coin (--amount required) (default: the order's token)")
 	if err := config.Parse(fs, args); err != nil {

@@ -29,6 +29,39 @@
     window.parent.postMessage(msg, parentOrigin);
   }
 
+  // Inside the SDK's iframe the page tells the embedding script its
+  // height, so the iframe fits its content (no inner scrolling on a
+  // phone), and asks it to bring a part of the page into view.
+  var sentHeight = 0;
+  function tellSize() {
+    if (!embedded) return;
+    var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (h === sentHeight) return;
+    sentHeight = h;
+    root.setAttribute("data-height", String(h));
+    window.parent.postMessage({ source: "cashier", type: "size", data: { height: h } }, parentOrigin);
+  }
+
+  // showNewState brings the amount and what to send into view: after a
+  // choice of network the page is rendered anew, and the customer's
+  // screen may still be where the list of choices was.
+  function showNewState() {
+    var el = document.querySelector("#cashier .amount");
+    if (!el) return;
+    if (embedded) {
+      tellSize();
+      window.parent.postMessage({ source: "cashier", type: "scroll", data: { top: Math.max(0, Math.floor(el.getBoundingClientRect().top + window.scrollY)) } }, parentOrigin);
+    } else {
+      el.scrollIntoView({ block: "start" });
+    }
+    // Where the amount and its "Send exactly…" line lie in the page,
+    // for whoever checks they came into view.
+    var detail = $("state-detail").getBoundingClientRect();
+    root.setAttribute("data-amount-top", String(Math.floor(el.getBoundingClientRect().top + window.scrollY)));
+    root.setAttribute("data-detail-bottom", String(Math.ceil(detail.bottom + window.scrollY)));
+    root.setAttribute("data-shown", "amount");
+  }
+
   function pickLang() {
     var q = new URLSearchParams(location.search).get("lang");
     var stored = null;
@@ -71,6 +104,11 @@
   // Choosing the network and token: the server renders the choices; once
   // chosen (here or elsewhere) the page is rendered anew for its address.
   var renderedChoosing = root.getAttribute("data-state") === "choose", changing = false;
+  var justChosen = false;
+  try {
+    justChosen = sessionStorage.getItem("cashier.chosen") === location.pathname;
+    sessionStorage.removeItem("cashier.chosen");
+  } catch (e) { /* storage may be off */ }
 
   function choiceTexts() {
     var els = document.querySelectorAll("#choose .choice");
@@ -93,6 +131,7 @@
           $("message").textContent = t("error.choose", { message: res.body.message || "" });
           return;
         }
+        try { sessionStorage.setItem("cashier.chosen", location.pathname); } catch (e) { /* storage may be off */ }
         location.reload();
       });
   }
@@ -112,9 +151,10 @@
     // Paying once: the amount, the QR code and the wallet link ask for
     // what is still due; with nothing due the box gives way to progress.
     var partly = s.payable && s.due !== s.amount;
+    var label = s.state === "paid" ? "pay.paid" : partly ? "pay.due" : "pay";
     $("amount").textContent = s.payable ? s.due : s.amount;
-    $("amount-label").setAttribute("data-i18n", partly ? "pay.due" : "pay");
-    $("amount-label").textContent = t(partly ? "pay.due" : "pay");
+    $("amount-label").setAttribute("data-i18n", label);
+    $("amount-label").textContent = t(label);
     $("amount-of").hidden = !partly;
     $("amount-of").textContent = t("amount.of", v);
     $("pay-box").hidden = !s.payable || (changing && s.canChange);
@@ -134,6 +174,7 @@
     if (window.CashierWallet) window.CashierWallet.update(s);
     if ($("wallet-status").getAttribute("data-key")) $("wallet-status").textContent = t($("wallet-status").getAttribute("data-key"), { hash: root.getAttribute("data-wallet-tx") || "" });
     if (embedded) notifyParent(s);
+    if (justChosen) { justChosen = false; setTimeout(showNewState, 0); }
     var list = $("payment-list");
     list.textContent = "";
     s.payments.forEach(function (p) {
@@ -240,6 +281,8 @@
       applyLang();
     });
     window.parent.postMessage({ source: "cashier", type: "ready" }, parentOrigin);
+    if (window.ResizeObserver) new ResizeObserver(tellSize).observe(document.documentElement);
+    window.addEventListener("load", tellSize);
   }
 
   applyLang();

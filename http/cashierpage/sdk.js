@@ -26,7 +26,10 @@
     options = options || {};
     var el = typeof container === "string" ? document.querySelector(container) : container;
     if (!el || el.nodeType !== 1) return fail(options, ERRORS.PARAMETER, "container must be an element or a selector of one");
-    if (!apiKey) return fail(options, ERRORS.PARAMETER, "the script URL carries no apiKey");
+    // The script URL's apiKey, else the one in the options (the
+    // provider's integration pages pass it there).
+    var key = apiKey || (options.apiKey === undefined || options.apiKey === null ? "" : String(options.apiKey));
+    if (!key) return fail(options, ERRORS.PARAMETER, "neither the script URL nor the options carry an apiKey");
     if (!options.cashierId) return fail(options, ERRORS.PARAMETER, "cashierId is required");
     if (options.callback !== undefined && typeof options.callback !== "function") return fail(options, ERRORS.PARAMETER, "callback must be a function");
     var amount = options.amount === undefined ? "" : String(options.amount);
@@ -61,8 +64,22 @@
           defaultPaymentMethod: method, hidePaymentMethods: hide } }, service);
         return;
       }
-      if (done) return;
       var d = m.data || {};
+      if (m.type === "size") {
+        // The page's own height: the iframe fits it (within bounds).
+        var h = Number(d.height);
+        if (isFinite(h) && h > 0) frame.style.height = Math.min(Math.max(Math.ceil(h), 200), 10000) + "px";
+        return;
+      }
+      if (m.type === "scroll") {
+        var top = Number(d.top);
+        if (isFinite(top) && top >= 0) {
+          var y = frame.getBoundingClientRect().top + (root.scrollY || root.pageYOffset || 0) + Math.min(top, frame.offsetHeight);
+          root.scrollTo({ top: Math.max(0, Math.floor(y)), behavior: "auto" });
+        }
+        return;
+      }
+      if (done) return;
       if (m.type === "finish") {
         done = true;
         if (options.callback) options.callback({ type: "finish", data: { orderNo: d.orderNo, txId: d.txId, status: d.status } });
@@ -82,7 +99,7 @@
       frame = null;
     }
 
-    var body = { apiKey: apiKey, cashierId: String(options.cashierId), amount: amount };
+    var body = { apiKey: key, cashierId: String(options.cashierId), amount: amount };
     if (chain) body.chainId = chain; else if (defaultChain) body.defaultChainId = defaultChain;
     if (symbol) body.symbol = symbol; else if (defaultSymbol) body.defaultCurrency = defaultSymbol;
     if (options.orderNo) body.orderNo = String(options.orderNo);
@@ -108,7 +125,7 @@
         frame.title = "Cashier";
         frame.setAttribute("allow", "clipboard-write");
         frame.style.width = "100%";
-        frame.style.minHeight = "640px";
+        frame.style.height = "640px"; // until the page reports its own height
         frame.style.border = "0";
         root.addEventListener("message", onMessage);
         el.textContent = "";

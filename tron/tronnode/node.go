@@ -26,7 +26,6 @@ import (
 
 // Network constants as on TRON mainnet.
 const (
-	slot = 3000 // ms between blocks
 	// defaultExpiration is how long after building a transaction expires,
 	// java-tron's trx.expiration.timeInMilliseconds default.
 	defaultExpiration = 60_000
@@ -386,7 +385,12 @@ func (n *Node) produce() (*block, error) {
 	if n.closed {
 		return nil, errors.New("tronnode: closed")
 	}
-	t := max(n.opts.Clock.Now().UnixMilli(), n.head().time+slot)
+	// The block is stamped with the clock, never ahead of it (a head
+	// already later, from a journal, is kept): mainnet's 3 s slots added
+	// to the head ran the stand-in's time ahead of the clock whenever
+	// blocks came faster, and receivers compare a webhook's blockTime
+	// with their own clock.
+	t := max(n.opts.Clock.Now().UnixMilli(), n.head().time)
 	var keep []*txRecord
 	for _, tx := range n.pending {
 		// Expired transactions leave the pool as on a real node.

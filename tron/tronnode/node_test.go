@@ -583,3 +583,20 @@ func TestDepositFactoryCreate2Prefix(t *testing.T) {
 		}
 	}
 }
+
+// Blocks are stamped with the clock, never ahead of it, however fast
+// they are produced: several within one moment all carry that moment.
+func TestBlocksStampedWithTheClock(t *testing.T) {
+	f := newFixture(t, tronnode.Options{})
+	for i := 0; i < 4; i++ {
+		if _, err := f.node.ProduceBlock(); err != nil {
+			t.Fatal(err)
+		}
+		b := f.post("/wallet/getnowblock", map[string]any{})
+		raw := b["block_header"].(map[string]any)["raw_data"].(map[string]any)
+		if ts := int64(raw["timestamp"].(float64)); ts != f.clock.Now().UnixMilli() {
+			t.Fatalf("block %v stamped %d, the clock says %d", raw["number"], ts, f.clock.Now().UnixMilli())
+		}
+		f.clock.Advance(time.Second)
+	}
+}
