@@ -82,7 +82,10 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 			c()
 		}
 	}
-	urls := map[cashier.Chain]string{cashier.ChainETH: s.Config.ETHRPC, cashier.ChainARB: s.Config.ARBRPC, cashier.ChainTRON: s.Config.TRONAPI}
+	urls := map[cashier.Chain]string{}
+	for _, n := range s.Registry.Networks {
+		urls[n.Chain] = s.Config.NodeURLs(n.Chain)
+	}
 	for _, c := range cashier.Chains {
 		if len(splitList(urls[c])) == 0 || (len(only) > 0 && !slices.Contains(only, c)) {
 			continue

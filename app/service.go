@@ -231,6 +231,11 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	err := s.checkNodes(cctx)
+	if err == nil {
+		// Before anything serves: a token whose contract has other
+		// decimals than the registry's is refused, not mispriced.
+		s.checkDecimals(cctx)
+	}
 	cancel()
 	if err != nil {
 		return err

@@ -406,9 +406,4 @@ func (s *Server) networkName(c cashier.Chain) string {
 }
 
 // coinSymbol is the network's own coin, the unit gas is paid in.
-func coinSymbol(c cashier.Chain) string {
-	if c == cashier.ChainTRON {
-		return "TRX"
-	}
-	return "ETH"
-}
+func coinSymbol(c cashier.Chain) string { return c.CoinSymbol() }
