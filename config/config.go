@@ -128,7 +128,7 @@ func Default() Config {
 		SweepInterval:         time.Minute,
 		PayoutBatchSize:       100,
 		PayoutWindow:          2 * time.Second,
-		PayoutMinGas:          "ETH=0.005,ARB=0.0005,TRON=100",
+		PayoutMinGas:          "ETH=0.005,ARB=0.0005,TRON=100,BSC=0.005,POLYGON=1,BASE=0.0005",
 		PayoutGasCap:          "200000+60000",
 		MaxInFlight:           1024,
 		WriteQueue:            1024,
