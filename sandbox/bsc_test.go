@@ -11,6 +11,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
+	"github.com/stablecashier/cashier/orders"
 )
 
 // e18 is v × 10^18 / 100: hundredths of an 18-decimal token in base units.
@@ -127,6 +128,39 @@ func TestBSCEighteenDecimals(t *testing.T) {
 	c.send(ctx, customer, usdt, token.PackTransfer(deposit, big.NewInt(1)))
 	if d := waitSuccess(created.OrderNo); d.PaidAmount != "10.50" {
 		t.Fatalf("completed partial order paid %s", d.PaidAmount)
+	}
+
+	// The payment page's network choice: an order of 10.50 USDT created
+	// on Ethereum for the customer to choose; choosing BSC gives it 10.5 ×
+	// 10^18 base units and a BSC deposit address, and that payment
+	// completes it.
+	m, err := sb.Service.Store.Merchant(ctx, sb.Info.MerchantID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chosen, err := sb.Service.Orders.CreateCollection(ctx, m, orders.CollectionRequest{CashierID: sb.Info.CashierID, OrderNo: "BSC-CHOOSE",
+		Amount: "10.50", Symbol: "USDT", ChainID: "ETH", ChooseChain: true, ChooseToken: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offered := false
+	for _, opt := range sb.Service.Orders.NetworkOptions(ctx, m, chosen) {
+		if opt.Chain == cashier.ChainBSC && opt.Symbol == "USDT" {
+			offered = opt.Amount == "10.50"
+		}
+	}
+	if !offered {
+		t.Fatalf("BSC USDT not offered at 10.50: %+v", sb.Service.Orders.NetworkOptions(ctx, m, chosen))
+	}
+	if chosen, err = sb.Service.Orders.ChooseNetwork(ctx, chosen.ID, "BSC", "USDT"); err != nil {
+		t.Fatal(err)
+	}
+	if chosen.Chain != cashier.ChainBSC || chosen.Decimals != 18 || chosen.Amount.Cmp(want) != 0 || chosen.DepositAddress == "" {
+		t.Fatalf("chosen order: %s %d decimals %s to %s", chosen.Chain, chosen.Decimals, chosen.Amount, chosen.DepositAddress)
+	}
+	c.send(ctx, customer, usdt, token.PackTransfer(common.HexToAddress(chosen.DepositAddress), want))
+	if d := waitSuccess("BSC-CHOOSE"); d.PaidAmount != "10.50" || d.ChainID != "BSC" {
+		t.Fatalf("chosen order paid %s on %s", d.PaidAmount, d.ChainID)
 	}
 
 	// Payout of 1.25 USDT from the payout contract's balance, approved.
