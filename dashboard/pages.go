@@ -246,8 +246,13 @@ func (s *Server) routes() {
 		// The signer each network's contract must name (created on first
 		// view): registration proves the contract on chain by it.
 		var signers []map[string]string
+		// The networks the registry has on (one switched off is not offered).
+		var chains []cashier.Chain
+		for _, n := range s.Registry.Networks {
+			chains = append(chains, n.Chain)
+		}
 		if a.can(OpContractCreate) && s.Provision != nil {
-			for _, c := range cashier.Chains {
+			for _, c := range chains {
 				addr, err := s.Provision.Signer(r.Context(), m.ID, string(c))
 				if err != nil {
 					return "", err
@@ -255,7 +260,7 @@ func (s *Server) routes() {
 				signers = append(signers, map[string]string{"chainId": string(c), "address": addr})
 			}
 		}
-		p.Data = map[string]any{"Merchant": m, "Cashiers": cs, "Contracts": contracts, "Chains": cashier.Chains, "Policy": policy,
+		p.Data = map[string]any{"Merchant": m, "Cashiers": cs, "Contracts": contracts, "Chains": chains, "Policy": policy,
 			"Modes": []string{"default", "always", "never", "above"}, "Signers": signers}
 		return "integration", nil
 	})
