@@ -15,7 +15,7 @@ func TestParseChain(t *testing.T) {
 			t.Errorf("ParseChain(%q) = %s, %v", in, got, err)
 		}
 	}
-	for _, in := range []string{"", "BSC", "56", "ETH2"} {
+	for _, in := range []string{"", "SOL", "97", "ETH2"} {
 		if _, err := ParseChain(in); ErrorCode(err) != EUnsupported {
 			t.Errorf("ParseChain(%q): %v", in, err)
 		}

@@ -2,50 +2,123 @@ package cashier
 
 import (
 	"math/big"
+	"slices"
 	"strings"
 )
 
 // Chain is the canonical name of a supported network inside the service.
-// Requests name networks TRON, ETH or ARB; the configuration endpoints name
-// them by chainId 1, 42161 or TRON. Both spellings map to one Chain.
+// Requests name networks TRON, ETH, ARB, BSC, POLYGON or BASE; the
+// configuration endpoints name EVM networks by their numeric chain id (1,
+// 42161, 56, 137, 8453) and TRON as TRON. Both spellings map to one Chain.
 type Chain string
 
 const (
-	ChainTRON Chain = "TRON"
-	ChainETH  Chain = "ETH"
-	ChainARB  Chain = "ARB"
+	ChainTRON    Chain = "TRON"
+	ChainETH     Chain = "ETH"
+	ChainARB     Chain = "ARB"
+	ChainBSC     Chain = "BSC"
+	ChainPOLYGON Chain = "POLYGON"
+	ChainBASE    Chain = "BASE"
 )
 
-// Chains lists the supported networks in display order.
-var Chains = []Chain{ChainTRON, ChainETH, ChainARB}
+// ChainInfo is a network's identity: its names and whether it is an EVM
+// network. Everything else about it (chain id on the node, contracts,
+// decimals, confirmations, whether it is on) is the registry's.
+type ChainInfo struct {
+	Chain    Chain
+	ConfigID string   // the configuration endpoints' chainId
+	EVM      bool     // reached through JSON-RPC; CASHIER_<CHAIN>_RPC
+	Aliases  []string // further accepted spellings, upper case
+	Name     string   // in help texts and messages
+	Coin     string   // the network's own coin, the unit gas is paid in
+}
+
+// chainInfos lists every network the service knows, in display order. A
+// further EVM network is one line here and one entry in the registry
+// (config.DefaultRegistry); its settings (--<chain>-rpc, --<chain>-finality)
+// follow from the line.
+var chainInfos = []ChainInfo{
+	{ChainTRON, "TRON", false, []string{"TRX"}, "TRON", "TRX"},
+	{ChainETH, "1", true, []string{"ETHEREUM"}, "Ethereum", "ETH"},
+	{ChainARB, "42161", true, []string{"ARBITRUM"}, "Arbitrum", "ETH"},
+	{ChainBSC, "56", true, []string{"BNB", "BEP20", "BNB SMART CHAIN"}, "BNB Smart Chain", "BNB"},
+	{ChainPOLYGON, "137", true, []string{"MATIC", "POL", "POLYGON POS"}, "Polygon PoS", "POL"},
+	{ChainBASE, "8453", true, nil, "Base", "ETH"},
+}
+
+// Chains lists the networks the service knows, in display order. Which of
+// them a running service serves is its registry's (Registry.Networks).
+var Chains = func() []Chain {
+	out := make([]Chain, len(chainInfos))
+	for i, ci := range chainInfos {
+		out[i] = ci.Chain
+	}
+	return out
+}()
+
+// EVMChains lists the known EVM networks, in display order.
+var EVMChains = func() []Chain {
+	var out []Chain
+	for _, ci := range chainInfos {
+		if ci.EVM {
+			out = append(out, ci.Chain)
+		}
+	}
+	return out
+}()
+
+// Info returns c's identity; ok is false for an unknown name.
+func (c Chain) Info() (ChainInfo, bool) {
+	for _, ci := range chainInfos {
+		if ci.Chain == c {
+			return ci, true
+		}
+	}
+	return ChainInfo{}, false
+}
 
 // ConfigID is the chainId the configuration endpoints use for c.
 func (c Chain) ConfigID() string {
-	switch c {
-	case ChainETH:
-		return "1"
-	case ChainARB:
-		return "42161"
+	if ci, ok := c.Info(); ok {
+		return ci.ConfigID
 	}
 	return string(c)
 }
 
 // IsEVM reports whether c is an EVM network reached through JSON-RPC.
-func (c Chain) IsEVM() bool { return c == ChainETH || c == ChainARB }
+func (c Chain) IsEVM() bool {
+	ci, ok := c.Info()
+	return ok && ci.EVM
+}
 
-// ParseChain accepts either naming scheme, case-insensitively: TRON, ETH, ARB
-// (order requests) and 1, 42161 (configuration), plus the common names TRX,
-// ETHEREUM and ARBITRUM.
-func ParseChain(s string) (Chain, error) {
-	switch strings.ToUpper(strings.TrimSpace(s)) {
-	case "TRON", "TRX":
-		return ChainTRON, nil
-	case "ETH", "1", "ETHEREUM":
-		return ChainETH, nil
-	case "ARB", "42161", "ARBITRUM":
-		return ChainARB, nil
+// CoinSymbol is c's own coin (ETH, TRX, BNB, POL), the unit gas is paid in.
+func (c Chain) CoinSymbol() string {
+	if ci, ok := c.Info(); ok {
+		return ci.Coin
 	}
-	return "", Errorf(EUnsupported, "chainId %q is not supported; use TRON, ETH or ARB (or 1, 42161)", s)
+	return "ETH"
+}
+
+// DisplayName is c's common name ("BNB Smart Chain").
+func (c Chain) DisplayName() string {
+	if ci, ok := c.Info(); ok {
+		return ci.Name
+	}
+	return string(c)
+}
+
+// ParseChain accepts either naming scheme, case-insensitively: the request
+// names (TRON, ETH, ARB, BSC, POLYGON, BASE), the configuration chainIds
+// (1, 42161, 56, 137, 8453), and common names (TRX, ETHEREUM, ARBITRUM, BNB,
+// MATIC, ...).
+func ParseChain(s string) (Chain, error) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	for _, ci := range chainInfos {
+		if u == string(ci.Chain) || u == ci.ConfigID || slices.Contains(ci.Aliases, u) {
+			return ci.Chain, nil
+		}
+	}
+	return "", Errorf(EUnsupported, "chainId %q is not supported; use TRON, ETH, ARB, BSC, POLYGON or BASE (or 1, 42161, 56, 137, 8453)", s)
 }
 
 // NetworkStatus is the operating status of a network.
@@ -165,4 +238,17 @@ func (t Token) ParseOrderAmount(s string) (*big.Int, error) {
 		return nil, Errorf(EInvalidAmount, "amount %s is above the maximum %s %s", s, FormatAmount(t.MaxAmount, t.Decimals), t.Symbol)
 	}
 	return v, nil
+}
+
+// Disable removes network c and its tokens from r: a network switched off
+// is not listed and takes no orders.
+func (r *Registry) Disable(c Chain) {
+	r.Networks = slices.DeleteFunc(r.Networks, func(n Network) bool { return n.Chain == c })
+	r.Tokens = slices.DeleteFunc(r.Tokens, func(t Token) bool { return t.Chain == c })
+}
+
+// DisableToken removes token symbol on c from r (its decimals on chain
+// differ from the registry's, say).
+func (r *Registry) DisableToken(c Chain, symbol string) {
+	r.Tokens = slices.DeleteFunc(r.Tokens, func(t Token) bool { return t.Chain == c && strings.EqualFold(t.Symbol, symbol) })
 }

@@ -109,10 +109,9 @@ func DeployContracts(ctx context.Context, st cashier.Store, keys ServiceKeys, cf
 	if !ok || n.EVMChainID <= 0 {
 		return nil, fmt.Errorf("%s: the registry has no EVM chain id", c)
 	}
-	urls := splitList(map[cashier.Chain]string{cashier.ChainETH: cfg.ETHRPC, cashier.ChainARB: cfg.ARBRPC}[c])
+	urls := splitList(cfg.NodeURLs(c))
 	if len(urls) == 0 {
-		return nil, cashier.Errorf(cashier.EInvalid, "contract deploy: no node for %s: give --rpc URL or set %s", c,
-			map[cashier.Chain]string{cashier.ChainETH: "CASHIER_ETH_RPC", cashier.ChainARB: "CASHIER_ARB_RPC"}[c])
+		return nil, cashier.Errorf(cashier.EInvalid, "contract deploy: no node for %s: give --rpc URL or set %s", c, config.NodeSetting(c))
 	}
 	roleKey := func(r cashier.KeyRole) (*ecdsa.PrivateKey, error) {
 		k, err := keys.Key(ctx, c, r)

@@ -16,26 +16,24 @@ import (
 // refused with a clear error rather than accepted unfunded.
 func DialChains(_ context.Context, cfg config.Config, reg *cashier.Registry, clock cashier.Clock) (map[cashier.Chain]cashier.ChainClient, error) {
 	out := map[cashier.Chain]cashier.ChainClient{}
-	for _, e := range []struct {
-		chain cashier.Chain
-		urls  string
-	}{{cashier.ChainETH, cfg.ETHRPC}, {cashier.ChainARB, cfg.ARBRPC}} {
-		urls := splitList(e.urls)
-		if len(urls) == 0 {
+	for _, n := range reg.Networks {
+		urls := splitList(cfg.NodeURLs(n.Chain))
+		if len(urls) == 0 || !n.Chain.IsEVM() {
 			continue
 		}
-		n, ok := reg.Network(e.chain)
-		if !ok || n.EVMChainID <= 0 {
-			return nil, fmt.Errorf("%s: the registry has no EVM chain id", e.chain)
+		if n.EVMChainID <= 0 {
+			return nil, fmt.Errorf("%s: the registry has no EVM chain id", n.Chain)
 		}
-		c, err := evm.New(evm.Config{Chain: e.chain, ChainID: uint64(n.EVMChainID), URLs: urls, Clock: clock})
+		c, err := evm.New(evm.Config{Chain: n.Chain, ChainID: uint64(n.EVMChainID), URLs: urls, Clock: clock})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", e.chain, err)
+			return nil, fmt.Errorf("%s: %w", n.Chain, err)
 		}
-		out[e.chain] = c
+		out[n.Chain] = c
 	}
-	if urls := splitList(cfg.TRONAPI); len(urls) > 0 {
-		n, _ := reg.Network(cashier.ChainTRON)
+	// A network switched off in the registry is not dialled, even with
+	// its node setting left in place.
+	if n, on := reg.Network(cashier.ChainTRON); on && len(splitList(cfg.TRONAPI)) > 0 {
+		urls := splitList(cfg.TRONAPI)
 		c, err := tron.New(tron.Config{URLs: urls, APIKey: cfg.TRONAPIKey, Clock: clock, GenesisBlockID: n.GenesisBlockID})
 		if err != nil {
 			return nil, fmt.Errorf("TRON: %w", err)

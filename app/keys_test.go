@@ -62,7 +62,7 @@ func TestServiceKeysSettingAndStore(t *testing.T) {
 	if _, err := keys.Key(ctx, cashier.ChainETH, cashier.KeySweeper); cashier.ErrorCode(err) != cashier.ENotFound {
 		t.Fatalf("missing key: %v", err)
 	}
-	for _, bad := range []string{"ETH.signer", "BSC.signer=" + strings.Repeat("1", 64), "ETH.owner=" + strings.Repeat("1", 64),
+	for _, bad := range []string{"ETH.signer", "SOL.signer=" + strings.Repeat("1", 64), "ETH.owner=" + strings.Repeat("1", 64),
 		"ETH.signer=12", "ETH.signer=" + strings.Repeat("1", 64) + ",ETH.signer=" + strings.Repeat("2", 64)} {
 		_, err := ParseServiceKeys(bad)
 		if err == nil {

@@ -59,7 +59,8 @@ func TestWrongChainNodesRefused(t *testing.T) {
 	start := func(ethURLs, tronURLs string) (*app.Service, string, chan error, func()) {
 		cfg := config.Default()
 		cfg.Data = t.TempDir()
-		cfg.ETHRPC, cfg.TRONAPI = ethURLs, tronURLs
+		cfg.SetNodeURLs(cashier.ChainETH, ethURLs)
+		cfg.TRONAPI = tronURLs
 		cfg.MetricsAddr = "127.0.0.1:0"
 		svc, err := app.New(context.Background(), cfg, app.Options{Registry: reg}, io.Discard)
 		if err != nil {

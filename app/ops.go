@@ -164,9 +164,9 @@ func (o *Ops) runWatchers(ctx context.Context) <-chan struct{} {
 func (o *Ops) runPayouts(ctx context.Context) <-chan struct{} {
 	s := o.svc
 	var wg sync.WaitGroup
-	urls := map[cashier.Chain]string{cashier.ChainETH: s.Config.ETHRPC, cashier.ChainARB: s.Config.ARBRPC, cashier.ChainTRON: s.Config.TRONAPI}
-	for _, c := range cashier.Chains {
-		if len(splitList(urls[c])) == 0 {
+	for _, n := range s.Registry.Networks {
+		c := n.Chain
+		if len(splitList(s.Config.NodeURLs(c))) == 0 {
 			continue
 		}
 		o.goLeased(ctx, &wg, payoutLease(c), func(ctx context.Context) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/address"
+	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/payoutcontract"
 )
@@ -39,7 +40,7 @@ func ContractReaderFor(chains map[cashier.Chain]cashier.ChainClient, c cashier.C
 	if r, ok := chains[c].(ContractReader); ok {
 		return r, nil
 	}
-	env := map[cashier.Chain]string{cashier.ChainETH: "CASHIER_ETH_RPC", cashier.ChainARB: "CASHIER_ARB_RPC", cashier.ChainTRON: "CASHIER_TRON_API"}[c]
+	env := config.NodeSetting(c)
 	return nil, cashier.Errorf(cashier.EInvalid, "a contract on %s is registered only after it is checked on chain: set %s to a node of the network", c, env)
 }
 

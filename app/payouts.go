@@ -82,7 +82,10 @@ func (s *Service) PayoutExecutor(ctx context.Context, only ...cashier.Chain) (*p
 			c()
 		}
 	}
-	urls := map[cashier.Chain]string{cashier.ChainETH: s.Config.ETHRPC, cashier.ChainARB: s.Config.ARBRPC, cashier.ChainTRON: s.Config.TRONAPI}
+	urls := map[cashier.Chain]string{}
+	for _, n := range s.Registry.Networks {
+		urls[n.Chain] = s.Config.NodeURLs(n.Chain)
+	}
 	for _, c := range cashier.Chains {
 		if len(splitList(urls[c])) == 0 || (len(only) > 0 && !slices.Contains(only, c)) {
 			continue
@@ -205,7 +208,7 @@ func chainPairs(s, what string) (map[cashier.Chain]string, error) {
 		k, v, ok := strings.Cut(e, "=")
 		c, err := cashier.ParseChain(strings.TrimSpace(k))
 		if !ok || err != nil {
-			return nil, fmt.Errorf("%s %q: want CHAIN=VALUE,… with CHAIN one of TRON, ETH, ARB", what, e)
+			return nil, fmt.Errorf("%s %q: want CHAIN=VALUE,… with CHAIN one of TRON, ETH, ARB, BSC, POLYGON, BASE", what, e)
 		}
 		if _, dup := out[c]; dup {
 			return nil, fmt.Errorf("%s: %s given twice", what, c)
@@ -294,7 +297,10 @@ func parseMinGas(s string, reg *cashier.Registry) (map[cashier.Chain]*big.Int, e
 		if err != nil {
 			return nil, fmt.Errorf("payout min gas: %w", err)
 		}
-		n, _ := reg.Network(c)
+		n, on := reg.Network(c)
+		if !on {
+			continue // switched off in the registry: no payouts there
+		}
 		v, err := cashier.ParseAmount(amount, n.Decimals)
 		if err != nil {
 			return nil, fmt.Errorf("payout min gas of %s: %w", c, err)

@@ -232,6 +232,9 @@ func (s *Service) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	s.checkNodes(cctx)
+	// Before anything serves: a token whose contract has other decimals
+	// than the registry's is refused, not mispriced.
+	s.checkDecimals(cctx)
 	cancel()
 	var err error
 	dispatchDone := make(chan error, 1)

@@ -60,7 +60,7 @@ func (s *Service) sweepClient(c cashier.Chain, key *ecdsa.PrivateKey) (cashier.C
 		return cl, func() {}, err
 	}
 	n, _ := s.Registry.Network(c)
-	urls := splitList(map[cashier.Chain]string{cashier.ChainETH: s.Config.ETHRPC, cashier.ChainARB: s.Config.ARBRPC}[c])
+	urls := splitList(s.Config.NodeURLs(c))
 	dir := filepath.Join(s.Config.Data, "journal")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, err

@@ -47,13 +47,14 @@ type Config struct {
 	WebhookWorkers  int
 	WebhookLease    time.Duration
 
-	ETHRPC string
-	ARBRPC string
-	// ETHFinality and ARBFinality choose when a collection payment is
+	// EVMRPC holds, per EVM network, its comma-separated JSON-RPC URLs
+	// (--eth-rpc, --arb-rpc, --bsc-rpc, --polygon-rpc, --base-rpc). Set it
+	// with SetNodeURLs: a Config is copied by value and the map is shared.
+	EVMRPC map[cashier.Chain]string
+	// EVMFinality chooses, per EVM network, when a collection payment is
 	// final: "confirmations" (the registry's count) or "finalized" (the
-	// chain's finalized block tag).
-	ETHFinality string
-	ARBFinality string
+	// chain's finalized block tag); --eth-finality, --bsc-finality, ...
+	EVMFinality map[cashier.Chain]string
 	TRONAPI     string
 	TRONAPIKey  string
 
@@ -131,21 +132,67 @@ func Default() Config {
 		SweepInterval:         time.Minute,
 		PayoutBatchSize:       100,
 		PayoutWindow:          2 * time.Second,
-		PayoutMinGas:          "ETH=0.005,ARB=0.0005,TRON=100",
+		PayoutMinGas:          "ETH=0.005,ARB=0.0005,TRON=100,BSC=0.005,POLYGON=1,BASE=0.0005",
 		PayoutGasCap:          "200000+60000",
 		MaxInFlight:           1024,
 		WriteQueue:            1024,
 		CacheTTL:              time.Second,
 		DashboardSecureCookie: "auto",
 		WatchNative:           "on",
-		ETHFinality:           "confirmations",
-		ARBFinality:           "confirmations",
 		LeaseTTL:              10 * time.Second,
 		MaxWait:               100 * time.Millisecond,
 		MaxCPUWait:            5 * time.Millisecond,
 		KeyGrace:              24 * time.Hour,
+		EVMRPC:                map[cashier.Chain]string{},
+		EVMFinality:           map[cashier.Chain]string{},
 	}
 }
+
+// NodeURLs is the node setting of network ch: its comma-separated JSON-RPC
+// URLs, or TRON's full-node HTTP API URLs.
+func (c Config) NodeURLs(ch cashier.Chain) string {
+	if ch == cashier.ChainTRON {
+		return c.TRONAPI
+	}
+	return c.EVMRPC[ch]
+}
+
+// SetNodeURLs sets the node setting of ch on c alone: the map is copied,
+// so a Config copied from c before keeps its own.
+func (c *Config) SetNodeURLs(ch cashier.Chain, urls string) {
+	if ch == cashier.ChainTRON {
+		c.TRONAPI = urls
+		return
+	}
+	m := make(map[cashier.Chain]string, len(c.EVMRPC)+1)
+	for k, v := range c.EVMRPC {
+		m[k] = v
+	}
+	m[ch] = urls
+	c.EVMRPC = m
+}
+
+// SetFinality sets the finality setting of EVM network ch on c alone.
+func (c *Config) SetFinality(ch cashier.Chain, v string) {
+	m := make(map[cashier.Chain]string, len(c.EVMFinality)+1)
+	for k, v := range c.EVMFinality {
+		m[k] = v
+	}
+	m[ch] = v
+	c.EVMFinality = m
+}
+
+// NodeSetting names the environment variable of ch's node URLs, for
+// messages: CASHIER_ETH_RPC, CASHIER_BSC_RPC, CASHIER_TRON_API, ...
+func NodeSetting(ch cashier.Chain) string {
+	if ch == cashier.ChainTRON {
+		return "CASHIER_TRON_API"
+	}
+	return "CASHIER_" + string(ch) + "_RPC"
+}
+
+// flagName is ch's part of its settings' flag names: eth, bsc, polygon.
+func flagName(ch cashier.Chain) string { return strings.ToLower(string(ch)) }
 
 // Load fills c from the environment, then from args parsed with fs (whose
 // flags it registers). It returns the remaining arguments.
@@ -221,13 +268,7 @@ const (
 // Finalized reports whether c's collection payments wait for the
 // finalized block instead of a confirmation count.
 func (c Config) Finalized(ch cashier.Chain) bool {
-	switch ch {
-	case cashier.ChainETH:
-		return c.ETHFinality == FinalityFinalized
-	case cashier.ChainARB:
-		return c.ARBFinality == FinalityFinalized
-	}
-	return false
+	return ch.IsEVM() && c.EVMFinality[ch] == FinalityFinalized
 }
 
 // topics groups the service's settings in `serve -h`, in this order; a
@@ -240,12 +281,26 @@ var topics = []struct {
 	{"API requests and signing", []string{"header-prefix", "sign-encodings", "sign-field", "unknown-fields", "integer-strings", "error-status", "recv-window", "recv-window-max", "future-skew", "collection-ttl"}},
 	{"limits and load", []string{"rate-per-key", "rate-per-ip", "rate-per-endpoint", "trusted-proxies", "ipv6-prefix", "max-inflight", "write-queue", "max-wait", "max-cpu-wait", "cache-ttl"}},
 	{"webhooks", []string{"webhook-timeout", "webhook-schedule", "webhook-workers", "webhook-lease", "webhook-signature", "webhook-body"}},
-	{"chains", []string{"eth-rpc", "arb-rpc", "tron-api", "eth-finality", "arb-finality", "late-window", "watch-interval", "scan-chunk", "watch-native"}},
+	{"chains", chainFlags()},
 	{"payouts and sweeps", []string{"payout-batch-size", "payout-window", "payout-min-gas", "payout-gas-cap", "gas-policy", "gas-price", "sweep-min", "sweep-interval", "ledger-from"}},
 	{"several instances", []string{"lease-ttl"}},
 	{"dashboard", []string{"dashboard-secure-cookie", "dashboard-password-checks"}},
 	{"monitoring", []string{"metrics-addr", "pprof-addr"}},
 	{"keys", []string{"key-grace", "signer-clef", "executor-clef", "executor-clef-account"}},
+}
+
+// chainFlags are the chains topic: each network's node and finality
+// settings, then the watcher's.
+func chainFlags() []string {
+	var out []string
+	for _, ch := range cashier.EVMChains {
+		out = append(out, flagName(ch)+"-rpc")
+	}
+	out = append(out, "tron-api")
+	for _, ch := range cashier.EVMChains {
+		out = append(out, flagName(ch)+"-finality")
+	}
+	return append(out, "late-window", "watch-interval", "scan-chunk", "watch-native")
 }
 
 // groupedUsage is the -h of the service (serve, sandbox): the command's own
@@ -369,9 +424,9 @@ func (c *Config) Validate() error {
 	if _, err := cashier.ParseAmount(c.SweepMin, 18); err != nil || c.SweepInterval < 0 {
 		return fmt.Errorf("sweep-min must be a decimal amount (%q) and sweep-interval not negative", c.SweepMin)
 	}
-	for _, f := range []struct{ name, v string }{{"eth-finality", c.ETHFinality}, {"arb-finality", c.ARBFinality}} {
-		if f.v != FinalityConfirmations && f.v != FinalityFinalized {
-			return fmt.Errorf("%s must be confirmations or finalized, not %q", f.name, f.v)
+	for ch, v := range c.EVMFinality {
+		if v != "" && v != FinalityConfirmations && v != FinalityFinalized {
+			return fmt.Errorf("%s-finality must be confirmations or finalized, not %q", flagName(ch), v)
 		}
 	}
 	if c.WatchNative != "on" && c.WatchNative != "off" {
@@ -443,7 +498,24 @@ func (c *Config) fields() []field {
 		}, func() string { return strconv.Itoa(*p) }}
 	}
 	f := func(env, flag, usage string, v value) field { return field{env, flag, usage, v} }
-	return []field{
+	// Each EVM network's node and finality settings, from its line in
+	// cashier's chain table: --eth-rpc / CASHIER_ETH_RPC, --bsc-rpc, ...
+	var chains []field
+	for _, ch := range cashier.EVMChains {
+		ch := ch
+		rpc := value{func(v string) error { c.SetNodeURLs(ch, v); return nil }, func() string { return c.EVMRPC[ch] }}
+		fin := value{func(v string) error { c.SetFinality(ch, v); return nil }, func() string {
+			if v := c.EVMFinality[ch]; v != "" {
+				return v
+			}
+			return FinalityConfirmations
+		}}
+		name := ch.DisplayName()
+		chains = append(chains,
+			f(NodeSetting(ch), flagName(ch)+"-rpc", "comma-separated "+name+" JSON-RPC URLs", rpc),
+			f("CASHIER_"+string(ch)+"_FINALITY", flagName(ch)+"-finality", "when a "+name+" collection payment is final: confirmations (the registry's count) or finalized (the finalized block tag)", fin))
+	}
+	return append(chains, []field{
 		f("CASHIER_DATA", "data", "data directory (database, master key)", str(&c.Data)),
 		f("CASHIER_ADDR", "addr", "listen address HOST:PORT", str(&c.Addr)),
 		f("CASHIER_MODE", "mode", "production or sandbox (sandbox allows http and loopback webhook targets)", str(&c.Mode)),
@@ -470,10 +542,6 @@ func (c *Config) fields() []field {
 		f("CASHIER_WEBHOOK_SCHEDULE", "webhook-schedule", "webhook retry times after the first attempt, comma-separated", str(&c.WebhookSchedule)),
 		f("CASHIER_WEBHOOK_WORKERS", "webhook-workers", "concurrent webhook deliveries", num(&c.WebhookWorkers)),
 		f("CASHIER_WEBHOOK_LEASE", "webhook-lease", "how long an instance holds a claimed webhook before another may take it over", dur(&c.WebhookLease)),
-		f("CASHIER_ETH_RPC", "eth-rpc", "comma-separated Ethereum JSON-RPC URLs", str(&c.ETHRPC)),
-		f("CASHIER_ARB_RPC", "arb-rpc", "comma-separated Arbitrum JSON-RPC URLs", str(&c.ARBRPC)),
-		f("CASHIER_ETH_FINALITY", "eth-finality", "when an Ethereum collection payment is final: confirmations (the registry's count) or finalized (the finalized block tag)", str(&c.ETHFinality)),
-		f("CASHIER_ARB_FINALITY", "arb-finality", "when an Arbitrum collection payment is final: confirmations or finalized", str(&c.ARBFinality)),
 		f("CASHIER_TRON_API", "tron-api", "comma-separated TRON full-node HTTP API URLs", str(&c.TRONAPI)),
 		f("CASHIER_TRON_API_KEY", "-", "", str(&c.TRONAPIKey)),
 		f("CASHIER_LATE_WINDOW", "late-window", "after expiry, how long a full payment still completes a collection order", dur(&c.LateWindow)),
@@ -508,5 +576,5 @@ func (c *Config) fields() []field {
 		f("CASHIER_EXECUTOR_CLEF", "executor-clef", "the executor's transactions signed by Clef instead of a sealed key, CHAIN=ENDPOINT,… (one Clef per chain id; EVM networks)", str(&c.ExecutorClef)),
 		f("CASHIER_EXECUTOR_CLEF_ACCOUNT", "executor-clef-account", "the executor's account in each network's Clef, CHAIN=ADDRESS,…", str(&c.ExecutorClefAccount)),
 		f("CASHIER_MAX_CPU_WAIT", "max-cpu-wait", "while new API requests arrive faster than the service serves them (an open-loop overload: more than it serves, holds and drains within --max-wait over the last 250 ms), every API request is refused at once while its goroutines wait longer than this for a CPU (90th percentile), and a new write is admitted only while the wait ahead of it is within this (0: off)", dur(&c.MaxCPUWait)),
-	}
+	}...)
 }

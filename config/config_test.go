@@ -21,6 +21,9 @@ func TestDefaultRegistry(t *testing.T) {
 		if !ok || n.Create2Prefix == 0 {
 			t.Fatalf("network %s missing or without CREATE2 prefix", c)
 		}
+		if c == cashier.ChainBSC || c == cashier.ChainBASE {
+			continue // 18 decimals; no USDT (TestDefaultRegistryHasBSCPolygonBase)
+		}
 		for _, sym := range []string{"USDT", "USDC"} {
 			tok, ok := r.Token(c, sym)
 			if !ok || tok.Decimals != 6 || tok.WithdrawFee.Int64() != 1_000_000 || tok.MinAmount.Int64() != 1_000_000 {
@@ -62,7 +65,7 @@ func TestLoadRegistryOverride(t *testing.T) {
 		t.Fatalf("added token = %+v", dai)
 	}
 	for _, bad := range []string{
-		`{"networks":[{"chainId":"BSC"}]}`,
+		`{"networks":[{"chainId":"OPTIMISM"}]}`,
 		`{"networks":[{"chainId":"1","status":"down"}]}`,
 		`{"networks":[{"chainId":"1","create2Prefix":"0x00"}]}`,
 		`{"tokens":[{"chainId":"1","symbol":"USDT","minAmount":"1.0000001"}]}`,
@@ -131,7 +134,7 @@ func TestOverrideDecimalsAndSymbolCase(t *testing.T) {
 	if err := Apply(r, Override{Tokens: []TokenOverride{{ChainID: "ETH", Symbol: "usdt", Decimals: &d}}}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(r.Tokens); n != 6 {
+	if n := len(r.Tokens); n != len(DefaultRegistry().Tokens) {
 		t.Fatalf("%d tokens: the override added one instead of changing USDT", n)
 	}
 	tok, _ := r.Token(cashier.ChainETH, "USDT")
@@ -342,7 +345,7 @@ func TestFinalitySetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !c.Finalized(cashier.ChainETH) || c.Finalized(cashier.ChainARB) || c.Finalized(cashier.ChainTRON) {
-		t.Fatalf("eth %q arb %q", c.ETHFinality, c.ARBFinality)
+		t.Fatalf("finality %v", c.EVMFinality)
 	}
 	c = Default()
 	fs = flag.NewFlagSet("t", flag.ContinueOnError)

@@ -25,12 +25,13 @@ const TRONNileGenesis = "0000000000000000d698d4192c56cb6be724a558448e2684802de4d
 const TRONNileChainID = 0xcd8690dc
 
 // TestnetRegistry is the built-in configuration of the testnet preset:
-// Ethereum Sepolia, Arbitrum Sepolia and TRON Nile, in the same network
-// slots (ETH, ARB, TRON) as mainnet so an integration rehearsed on them
+// Ethereum Sepolia, Arbitrum Sepolia, TRON Nile, BNB Smart Chain Testnet,
+// Polygon Amoy and Base Sepolia, in the same network slots (ETH, ARB,
+// TRON, BSC, POLYGON, BASE) as mainnet so an integration rehearsed on them
 // runs unchanged on mainnet. Tokens are only those their issuers publish
-// on these networks: Circle's test USDC on the two Sepolias. Tether
-// publishes no test USDT on any of them and Circle none on Nile, so Nile
-// and USDT carry no token here; an operator adds one with the override
+// on these networks: Circle's test USDC on the two Sepolias, Amoy and Base
+// Sepolia. Tether publishes no test USDT on any of them, and Circle none
+// on Nile or the BSC testnet, so those carry no token here; an operator adds one with the override
 // file (docs/chains.md). Confirmation depths, bounds and fees are
 // mainnet's, so a rehearsal behaves like the real thing.
 func TestnetRegistry() *cashier.Registry {
@@ -46,15 +47,26 @@ func TestnetRegistry() *cashier.Registry {
 			{Chain: cashier.ChainARB, NetworkName: "Arbitrum Sepolia", ShortName: "ARB", Symbol: "ETH", Decimals: 18,
 				ExplorerURL: "https://sepolia.arbiscan.io", RPCURL: "https://sepolia-rollup.arbitrum.io/rpc", Status: cashier.NetworkActive,
 				AvgBlockTime: 1, AvgGasFee: "free (test ETH)", Confirmations: 20, EVMChainID: 421614, Create2Prefix: 0xff},
+			{Chain: cashier.ChainBSC, NetworkName: "BNB Smart Chain Testnet", ShortName: "BSC", Symbol: "BNB", Decimals: 18,
+				ExplorerURL: "https://testnet.bscscan.com", RPCURL: "https://data-seed-prebsc-1-s1.bnbchain.org:8545", Status: cashier.NetworkActive,
+				AvgBlockTime: 1, AvgGasFee: "free (test BNB)", Confirmations: 15, EVMChainID: 97, Create2Prefix: 0xff},
+			{Chain: cashier.ChainPOLYGON, NetworkName: "Polygon Amoy", ShortName: "POLYGON", Symbol: "POL", Decimals: 18,
+				ExplorerURL: "https://amoy.polygonscan.com", RPCURL: "https://rpc-amoy.polygon.technology", Status: cashier.NetworkActive,
+				AvgBlockTime: 2, AvgGasFee: "free (test POL)", Confirmations: 128, EVMChainID: 80002, Create2Prefix: 0xff},
+			{Chain: cashier.ChainBASE, NetworkName: "Base Sepolia", ShortName: "BASE", Symbol: "ETH", Decimals: 18,
+				ExplorerURL: "https://sepolia.basescan.org", RPCURL: "https://sepolia.base.org", Status: cashier.NetworkActive,
+				AvgBlockTime: 2, AvgGasFee: "free (test ETH)", Confirmations: 20, EVMChainID: 84532, Create2Prefix: 0xff},
 		},
 	}
 	tok := func(c cashier.Chain, sym, name, addr string) cashier.Token {
 		return cashier.Token{Symbol: sym, Name: name, Chain: c, ContractAddress: addr, Decimals: 6,
-			MinAmount: units(1), MaxAmount: units(1_000_000), WithdrawFee: units(1)}
+			MinAmount: units(1, 6), MaxAmount: units(1_000_000, 6), WithdrawFee: units(1, 6)}
 	}
 	r.Tokens = []cashier.Token{
 		tok(cashier.ChainETH, "USDC", "USD Coin", "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"),
 		tok(cashier.ChainARB, "USDC", "USD Coin", "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d"),
+		tok(cashier.ChainPOLYGON, "USDC", "USD Coin", "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582"),
+		tok(cashier.ChainBASE, "USDC", "USD Coin", "0x036CbD53842c5426634e7929541eC2318f3dCF7e"),
 	}
 	return r
 }

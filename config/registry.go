@@ -14,16 +14,20 @@ import (
 	"github.com/stablecashier/cashier"
 )
 
-// units is 10^6 base units: one whole token of a 6-decimal stablecoin.
-func units(whole int64) *big.Int { return new(big.Int).Mul(big.NewInt(whole), big.NewInt(1_000_000)) }
+// units is whole tokens in base units of a token with decimals places.
+func units(whole int64, decimals int) *big.Int {
+	return new(big.Int).Mul(big.NewInt(whole), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil))
+}
 
 // TRONMainnetGenesis is the id of TRON mainnet's block 0: a node whose
 // block 0 differs serves another network (Nile, Shasta, a private chain).
 const TRONMainnetGenesis = "00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc"
 
-// DefaultRegistry is the built-in configuration: the three networks and the
-// real USDT and USDC contracts on each, 6 decimals everywhere. Bounds: 1 to
-// 1,000,000 tokens per order; payout fee 1 token (1 USD) per order.
+// DefaultRegistry is the built-in configuration: the networks and the
+// issuers' USDT and USDC contracts on each, with their decimals (6, but 18
+// on BNB Smart Chain). Every network is on; the registry file switches one
+// off ("enabled": false). Bounds: 1 to 1,000,000 tokens per order; payout
+// fee 1 token (1 USD) per order.
 func DefaultRegistry() *cashier.Registry {
 	r := &cashier.Registry{
 		Networks: []cashier.Network{
@@ -37,12 +41,28 @@ func DefaultRegistry() *cashier.Registry {
 			{Chain: cashier.ChainARB, NetworkName: "Arbitrum One", ShortName: "ARB", Symbol: "ETH", Decimals: 18,
 				ExplorerURL: "https://arbiscan.io", RPCURL: "https://arb1.arbitrum.io/rpc", Status: cashier.NetworkActive,
 				AvgBlockTime: 1, AvgGasFee: "0.01-0.1 USD", Confirmations: 20, EVMChainID: 42161, Create2Prefix: 0xff},
+			// BNB Smart Chain: blocks under 1-3 s with fast finality;
+			// 15 blocks is what exchanges wait for BEP-20 deposits.
+			{Chain: cashier.ChainBSC, NetworkName: "BNB Smart Chain", ShortName: "BSC", Symbol: "BNB", Decimals: 18,
+				ExplorerURL: "https://bscscan.com", RPCURL: "https://bsc-dataseed.bnbchain.org", Status: cashier.NetworkActive,
+				AvgBlockTime: 1, AvgGasFee: "0.01-0.05 USD", Confirmations: 15, EVMChainID: 56, Create2Prefix: 0xff},
+			// Polygon PoS: 2 s blocks; its history of deep reorganisations
+			// asks for more blocks than the others (or polygon-finality
+			// finalized: the milestone-finalized block).
+			{Chain: cashier.ChainPOLYGON, NetworkName: "Polygon PoS", ShortName: "POLYGON", Symbol: "POL", Decimals: 18,
+				ExplorerURL: "https://polygonscan.com", RPCURL: "https://polygon-rpc.com", Status: cashier.NetworkActive,
+				AvgBlockTime: 2, AvgGasFee: "0.001-0.02 USD", Confirmations: 128, EVMChainID: 137, Create2Prefix: 0xff},
+			// Base: an OP-stack rollup with 2 s blocks.
+			{Chain: cashier.ChainBASE, NetworkName: "Base", ShortName: "BASE", Symbol: "ETH", Decimals: 18,
+				ExplorerURL: "https://basescan.org", RPCURL: "https://mainnet.base.org", Status: cashier.NetworkActive,
+				AvgBlockTime: 2, AvgGasFee: "0.001-0.02 USD", Confirmations: 20, EVMChainID: 8453, Create2Prefix: 0xff},
 		},
 	}
-	tok := func(c cashier.Chain, sym, name, addr string) cashier.Token {
-		return cashier.Token{Symbol: sym, Name: name, Chain: c, ContractAddress: addr, Decimals: 6,
-			MinAmount: units(1), MaxAmount: units(1_000_000), WithdrawFee: units(1)}
+	tokd := func(c cashier.Chain, sym, name, addr string, decimals int) cashier.Token {
+		return cashier.Token{Symbol: sym, Name: name, Chain: c, ContractAddress: addr, Decimals: decimals,
+			MinAmount: units(1, decimals), MaxAmount: units(1_000_000, decimals), WithdrawFee: units(1, decimals)}
 	}
+	tok := func(c cashier.Chain, sym, name, addr string) cashier.Token { return tokd(c, sym, name, addr, 6) }
 	r.Tokens = []cashier.Token{
 		tok(cashier.ChainTRON, "USDT", "Tether USD", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"),
 		tok(cashier.ChainTRON, "USDC", "USD Coin", "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8"),
@@ -50,6 +70,12 @@ func DefaultRegistry() *cashier.Registry {
 		tok(cashier.ChainETH, "USDC", "USD Coin", "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
 		tok(cashier.ChainARB, "USDT", "Tether USD", "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
 		tok(cashier.ChainARB, "USDC", "USD Coin", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
+		// Binance-Peg tokens: 18 decimals, unlike USDT and USDC elsewhere.
+		tokd(cashier.ChainBSC, "USDT", "Tether USD", "0x55d398326f99059fF775485246999027B3197955", 18),
+		tokd(cashier.ChainBSC, "USDC", "USD Coin", "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d", 18),
+		tok(cashier.ChainPOLYGON, "USDT", "Tether USD", "0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
+		tok(cashier.ChainPOLYGON, "USDC", "USD Coin", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
+		tok(cashier.ChainBASE, "USDC", "USD Coin", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
 	}
 	return r
 }
@@ -65,7 +91,10 @@ type Override struct {
 
 // NetworkOverride changes one network.
 type NetworkOverride struct {
-	ChainID       string  `json:"chainId"`
+	ChainID string `json:"chainId"`
+	// Enabled false switches the network off: it and its tokens leave
+	// the registry (not listed, orders refused, no node needed).
+	Enabled       *bool   `json:"enabled"`
 	NetworkName   *string `json:"networkName"`
 	ShortName     *string `json:"shortName"`
 	ExplorerURL   *string `json:"explorerUrl"`
@@ -134,7 +163,11 @@ func Apply(r *cashier.Registry, o Override) error {
 			}
 		}
 		if i < 0 {
-			return fmt.Errorf("network %s is not built in", c)
+			return fmt.Errorf("network %s is not built in (or switched off above)", c)
+		}
+		if no.Enabled != nil && !*no.Enabled {
+			r.Disable(c)
+			continue
 		}
 		n := &r.Networks[i]
 		set(&n.NetworkName, no.NetworkName)
@@ -170,6 +203,9 @@ func Apply(r *cashier.Registry, o Override) error {
 		c, err := cashier.ParseChain(to.ChainID)
 		if err != nil {
 			return err
+		}
+		if _, ok := r.Network(c); !ok {
+			return fmt.Errorf("token %s: network %s is switched off or not built in", to.Symbol, c)
 		}
 		if to.Symbol == "" {
 			return fmt.Errorf("token on %s: symbol is required", c)

@@ -56,9 +56,10 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now().Add(-time.Minute)
-	chains := []string{"ETH", "ARB", "TRON"}
+	// BSC: the same flows with 18-decimal tokens.
+	chains := []string{"ETH", "ARB", "TRON", "BSC"}
 	recipient := map[string]string{"ETH": info.Wallets["allowance"].EVMAddress, "ARB": info.Wallets["allowance"].EVMAddress,
-		"TRON": info.Wallets["allowance"].TRONAddress}
+		"TRON": info.Wallets["allowance"].TRONAddress, "BSC": info.Wallets["allowance"].EVMAddress}
 	for _, c := range chains {
 		if _, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "HC-" + c, Amount: "20", Symbol: "USDT", ChainID: c}); err != nil {
 			t.Fatal(err)
@@ -133,8 +134,8 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 	for _, s := range lg.Totals {
 		sums[s.ChainID+"/"+s.Symbol] = s.Sum
 	}
-	if len(bals.List) != 6 || len(lg.Totals) != 6 {
-		t.Fatalf("%d balances and %d ledger totals, want 6 of each (3 networks × 2 tokens)", len(bals.List), len(lg.Totals))
+	if len(bals.List) != 8 || len(lg.Totals) != 8 {
+		t.Fatalf("%d balances and %d ledger totals, want 8 of each (4 networks × 2 tokens)", len(bals.List), len(lg.Totals))
 	}
 	for _, b := range bals.List {
 		onChain, locked, avail := units(t, b.OnChain), units(t, b.Locked), units(t, b.Available)
@@ -190,7 +191,7 @@ func TestHoldingsOnEveryNetwork(t *testing.T) {
 	}
 	// The payout list: filters and paging like the collection list.
 	pl, err := api.ListPayouts(ctx, client.ListRequest{Status: "PENDING", PageSize: 2, StartTime: start.UnixMilli()}, "")
-	if err != nil || pl.Total != 3 || len(pl.List) != 2 || pl.PageSize != 2 {
+	if err != nil || pl.Total != 4 || len(pl.List) != 2 || pl.PageSize != 2 {
 		t.Fatalf("pending payouts: %+v %v", pl, err)
 	}
 	pl, err = api.ListPayouts(ctx, client.ListRequest{Status: "SUCCESS"}, info.ContractIDs["TRON"])
@@ -330,7 +331,7 @@ func readCSV(t *testing.T, u *user, file string) [][]string {
 func units(t *testing.T, s string) *big.Int {
 	t.Helper()
 	neg := strings.HasPrefix(s, "-")
-	v, err := cashier.ParseAmount(strings.TrimPrefix(s, "-"), 6)
+	v, err := cashier.ParseAmount(strings.TrimPrefix(s, "-"), 18) // exact for 6- and 18-decimal tokens alike
 	if err != nil {
 		t.Fatalf("amount %q: %v", s, err)
 	}

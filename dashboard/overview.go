@@ -49,7 +49,7 @@ type HeldBatch struct {
 type DayVolume struct {
 	Day    string            `json:"day"`
 	Volume map[string]string `json:"volume"`
-	total  *big.Int          // base units of 6-decimal tokens, for the chart
+	total  *big.Int          // base units at 18 decimals (overviewScale), for the chart
 }
 
 // TokenVolume is the paid collection volume per network and token.
@@ -153,7 +153,7 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 		perDay[key] = map[string]*big.Int{}
 	}
 	tokens := map[string]*TokenVolume{}
-	decimals := map[string]int{}
+	decimals := map[string]int{} // per network and token: USDT has 6 on Ethereum, 18 on BSC
 	f := cashier.OrderSearch{MerchantID: mid, Status: string(cashier.CollectionSuccess), Start: start, PageSize: 500}
 	for f.Page = 1; (f.Page-1)*f.PageSize < overviewScan; f.Page++ {
 		os, total, err := s.Store.SearchCollections(ctx, f)
@@ -165,16 +165,18 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 			if amt == nil || amt.Sign() == 0 {
 				amt = o.Amount
 			}
-			decimals[o.Symbol] = o.Decimals
+			tk := string(o.Chain) + "/" + o.Symbol
+			decimals[tk] = o.Decimals
 			key := o.CreatedAt.UTC().Format("2006-01-02")
 			if d, ok := days[key]; ok {
+				// A symbol's day sums its networks, whose decimals may
+				// differ: added at one scale that holds them all exactly.
 				if perDay[key][o.Symbol] == nil {
 					perDay[key][o.Symbol] = new(big.Int)
 				}
-				perDay[key][o.Symbol].Add(perDay[key][o.Symbol], amt)
-				d.total.Add(d.total, scaleTo6(amt, o.Decimals))
+				perDay[key][o.Symbol].Add(perDay[key][o.Symbol], scaleTo(amt, o.Decimals, overviewScale))
+				d.total.Add(d.total, scaleTo(amt, o.Decimals, overviewScale))
 			}
-			tk := string(o.Chain) + "/" + o.Symbol
 			if tokens[tk] == nil {
 				tokens[tk] = &TokenVolume{ChainID: o.Chain, Symbol: o.Symbol, units: new(big.Int)}
 			}
@@ -187,11 +189,11 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 	}
 	for key, d := range days {
 		for sym, v := range perDay[key] {
-			d.Volume[sym] = cashier.FormatAmount(v, decimals[sym])
+			d.Volume[sym] = cashier.FormatAmount(v, overviewScale)
 		}
 	}
 	for _, t := range tokens {
-		t.Volume = cashier.FormatAmount(t.units, decimals[t.Symbol])
+		t.Volume = cashier.FormatAmount(t.units, decimals[string(t.ChainID)+"/"+t.Symbol])
 		ov.ByToken = append(ov.ByToken, *t)
 	}
 	sort.Slice(ov.ByToken, func(i, j int) bool {
@@ -209,7 +211,7 @@ func (s *Server) overview(r *http.Request, a *actor) (*Overview, error) {
 	ov.DayChart = barChart(bars)
 	bars = nil
 	for _, t := range ov.ByToken {
-		bars = append(bars, bar{Label: string(t.ChainID), Sub: t.Symbol, Value: scaleTo6(t.units, decimals[t.Symbol]), Count: t.Count,
+		bars = append(bars, bar{Label: string(t.ChainID), Sub: t.Symbol, Value: scaleTo(t.units, decimals[string(t.ChainID)+"/"+t.Symbol], overviewScale), Count: t.Count,
 			Title: fmt.Sprintf("%s %s: %s (%d)", t.ChainID, t.Symbol, t.Volume, t.Count), Text: []string{t.Volume + " " + t.Symbol}})
 	}
 	ov.TokenChart = barChart(bars)
@@ -284,16 +286,19 @@ func (s *Server) heldBatches(r *http.Request, a *actor, mid string) ([]HeldBatch
 // which merchants' users must not see.
 var urlsInText = regexp.MustCompile(`(?i)\b(?:https?|wss?)://[^\s"'<>]+`)
 
-// scaleTo6 brings an amount to 6 decimals so tokens of different
-// decimals can share one chart axis (the chart only, never a total shown
-// as money).
-func scaleTo6(v *big.Int, decimals int) *big.Int {
+// overviewScale is the decimals the overview adds amounts of different
+// tokens at: 18, the most any supported token has, so every sum is exact.
+const overviewScale = 18
+
+// scaleTo brings an amount of a token with decimals places to scale
+// places (scale ≥ decimals: exact).
+func scaleTo(v *big.Int, decimals, scale int) *big.Int {
 	out := new(big.Int).Set(v)
 	switch {
-	case decimals > 6:
-		out.Quo(out, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals-6)), nil))
-	case decimals < 6:
-		out.Mul(out, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(6-decimals)), nil))
+	case decimals > scale:
+		out.Quo(out, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals-scale)), nil))
+	case decimals < scale:
+		out.Mul(out, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale-decimals)), nil))
 	}
 	return out
 }
@@ -331,7 +336,7 @@ func barChart(in []bar) Chart {
 			top.Set(b.Value)
 		}
 	}
-	c.Max = cashier.FormatAmount(top, 6)
+	c.Max = cashier.FormatAmount(top, overviewScale)
 	for _, b := range in {
 		per := int64(0) // tenths of a percent
 		if top.Sign() > 0 {

@@ -264,8 +264,13 @@ func (s *Server) routes() {
 		// The signer each network's contract must name (created on first
 		// view): registration proves the contract on chain by it.
 		var signers []map[string]string
+		// The networks the registry has on (one switched off is not offered).
+		var chains []cashier.Chain
+		for _, n := range s.Registry.Networks {
+			chains = append(chains, n.Chain)
+		}
 		if a.can(OpContractCreate) && s.Provision != nil {
-			for _, c := range cashier.Chains {
+			for _, c := range chains {
 				addr, err := s.Provision.Signer(r.Context(), m.ID, string(c))
 				if err != nil {
 					return "", err
@@ -273,7 +278,7 @@ func (s *Server) routes() {
 				signers = append(signers, map[string]string{"chainId": string(c), "address": addr})
 			}
 		}
-		p.Data = map[string]any{"Merchant": m, "Cashiers": cs, "Contracts": contracts, "Chains": cashier.Chains, "Policy": policy,
+		p.Data = map[string]any{"Merchant": m, "Cashiers": cs, "Contracts": contracts, "Chains": chains, "Policy": policy,
 			"Modes": []string{"default", "always", "never", "above"}, "Signers": signers}
 		return "integration", nil
 	})
@@ -433,9 +438,4 @@ func (s *Server) networkName(c cashier.Chain) string {
 }
 
 // coinSymbol is the network's own coin, the unit gas is paid in.
-func coinSymbol(c cashier.Chain) string {
-	if c == cashier.ChainTRON {
-		return "TRX"
-	}
-	return "ETH"
-}
+func coinSymbol(c cashier.Chain) string { return c.CoinSymbol() }

@@ -37,9 +37,12 @@ import (
 // Chain ids of the development networks. They differ from every public
 // network so a key or transaction can never be replayed between a dev chain
 // and a real one; 412346 is the id Arbitrum's own dev node uses.
+// ChainIDBSC is the sandbox's BNB-Smart-Chain-like network (18-decimal
+// tokens), 56 followed by 1337.
 const (
 	ChainIDETH = 1337
 	ChainIDARB = 412346
+	ChainIDBSC = 561337
 )
 
 // FaucetKey is the private key of the account every dev chain prefunds with

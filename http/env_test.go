@@ -66,7 +66,8 @@ func testRegistry() *cashier.Registry {
 		cashier.ChainETH:  {"0xdAC17F958D2ee523a2206206994597C13D831ec7", "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"},
 		cashier.ChainARB:  {"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"},
 	}
-	for _, c := range cashier.Chains {
+	for _, n := range reg.Networks {
+		c := n.Chain
 		for i, sym := range []string{"USDT", "USDC"} {
 			name := map[string]string{"USDT": "Tether USD", "USDC": "USD Coin"}[sym]
 			reg.Tokens = append(reg.Tokens, cashier.Token{Symbol: sym, Name: name, Chain: c, ContractAddress: addrs[c][i], Decimals: 6,

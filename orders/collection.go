@@ -17,7 +17,7 @@ type CollectionRequest struct {
 	CustNo      string
 	Amount      string
 	Symbol      string
-	ChainID     string // TRON, ETH, ARB (or 1, 42161); empty: TRON
+	ChainID     string // TRON, ETH, ARB, BSC, POLYGON, BASE (or 1, 42161, 56, 137, 8453); empty: TRON
 	RedirectURL string
 	// Origin is the merchant page's origin of an order the widget SDK
 	// creates from the browser (checked by the caller against the

@@ -202,7 +202,7 @@ func TestCreateCollectionRejects(t *testing.T) {
 		{"above max", f.m, func(r *orders.CollectionRequest) { r.Amount = "1000000.01" }, cashier.EInvalidAmount},
 		{"exponent", f.m, func(r *orders.CollectionRequest) { r.Amount = "1e3" }, cashier.EInvalidAmount},
 		{"unknown token", f.m, func(r *orders.CollectionRequest) { r.Symbol = "DAI" }, cashier.EUnsupported},
-		{"unknown chain", f.m, func(r *orders.CollectionRequest) { r.ChainID = "BSC" }, cashier.EUnsupported},
+		{"unknown chain", f.m, func(r *orders.CollectionRequest) { r.ChainID = "SOL" }, cashier.EUnsupported},
 		{"unknown cashier", f.m, func(r *orders.CollectionRequest) { r.CashierID = "c_x" }, cashier.ECashierNotFound},
 		{"other merchant's cashier", other, func(r *orders.CollectionRequest) {}, cashier.ECashierNotFound},
 		{"bad redirect", f.m, func(r *orders.CollectionRequest) { r.RedirectURL = "javascript:alert(1)" }, cashier.EInvalid},

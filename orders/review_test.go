@@ -118,7 +118,7 @@ func TestReviewPolicyAndOperations(t *testing.T) {
 	if _, _, err := f.svc.ListPayouts(ctx, cashier.PayoutFilter{Status: "DONE"}); err == nil {
 		t.Fatal("unknown status accepted")
 	}
-	if _, _, err := f.svc.ListPayouts(ctx, cashier.PayoutFilter{Chain: "BSC"}); err == nil {
+	if _, _, err := f.svc.ListPayouts(ctx, cashier.PayoutFilter{Chain: "SOL"}); err == nil {
 		t.Fatal("unknown chain accepted")
 	}
 	list, n, err := f.svc.ListPayouts(ctx, cashier.PayoutFilter{Status: cashier.PayoutRefuse, Chain: "eth", MerchantID: "m_1"})

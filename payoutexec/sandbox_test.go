@@ -146,14 +146,20 @@ func (e *env) waitHook(orderNo, status, want string) {
 
 func units(s string) *big.Int { v, _ := cashier.ParseAmount(s, 6); return v }
 
+// cunits is s in base units of c's sandbox USDT (18 decimals on BSC).
+func cunits(c cashier.Chain, s string) *big.Int {
+	v, _ := cashier.ParseAmount(s, sandbox.TokenDecimals(c))
+	return v
+}
+
 // Acceptance on the sandbox's chains, through the running service: review,
 // approval, execution, allowance mode, refusal and a batch of 30, on
-// Ethereum and on TRON.
+// Ethereum, on TRON and on the BSC chain, whose USDT has 18 decimals.
 func TestPayoutsOnSandbox(t *testing.T) {
 	e := startSandbox(t)
 	ctx := context.Background()
 	svc := e.sb.Service.Orders
-	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
+	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON, cashier.ChainBSC} {
 		t.Run(string(c), func(t *testing.T) {
 			e.t = t
 			// Balance mode waits for review: nothing is sent before approval.
@@ -170,19 +176,19 @@ func TestPayoutsOnSandbox(t *testing.T) {
 			if done.Status != cashier.PayoutSuccess || done.TxID == "" || done.GasAmount == "" || done.BlockNumber == 0 {
 				t.Fatalf("approved payout: %+v", done)
 			}
-			if got := e.balance(c, to); got.Cmp(units("12.34")) != 0 {
-				t.Fatalf("recipient received %s, want 12340000", got)
+			if got := e.balance(c, to); got.Cmp(cunits(c, "12.34")) != 0 {
+				t.Fatalf("recipient received %s, want %s", got, cunits(c, "12.34"))
 			}
 
 			// Allowance mode runs without review; the wallet pays amount + fee.
 			before := e.balance(c, e.wallet(c))
 			to = randomRecipient(c)
 			a := e.wait(e.create(c, 2, to, "7").ID)
-			if a.Status != cashier.PayoutSuccess || e.balance(c, to).Cmp(units("7")) != 0 {
+			if a.Status != cashier.PayoutSuccess || e.balance(c, to).Cmp(cunits(c, "7")) != 0 {
 				t.Fatalf("allowance payout: %s, recipient %s", a.Status, e.balance(c, to))
 			}
-			if spent := new(big.Int).Sub(before, e.balance(c, e.wallet(c))); spent.Cmp(new(big.Int).Add(units("7"), a.Fee)) != 0 {
-				t.Fatalf("wallet paid %s, want amount + fee %s", spent, new(big.Int).Add(units("7"), a.Fee))
+			if spent := new(big.Int).Sub(before, e.balance(c, e.wallet(c))); spent.Cmp(new(big.Int).Add(cunits(c, "7"), a.Fee)) != 0 {
+				t.Fatalf("wallet paid %s, want amount + fee %s", spent, new(big.Int).Add(cunits(c, "7"), a.Fee))
 			}
 
 			// Refused: pays nothing, and its webhook is written.
@@ -222,7 +228,7 @@ func TestPayoutsOnSandbox(t *testing.T) {
 					t.Fatalf("batch order %d: %s %s", i, o.Status, o.FailReason)
 				}
 				txs[o.TxID] = true
-				if got := e.balance(c, tos[i]); got.Cmp(units(fmt.Sprintf("%d.5", i+1))) != 0 {
+				if got := e.balance(c, tos[i]); got.Cmp(cunits(c, fmt.Sprintf("%d.5", i+1))) != 0 {
 					t.Fatalf("batch recipient %d got %s", i, got)
 				}
 			}

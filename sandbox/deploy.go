@@ -116,11 +116,24 @@ const (
 	allowanceTokens = 100_000
 )
 
-func tokens(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1_000_000)) }
+// TokenDecimals is the decimals of c's sandbox test tokens: 18 on BNB Smart
+// Chain, as its Binance-Peg USDT and USDC, 6 elsewhere.
+func TokenDecimals(c cashier.Chain) int {
+	if c == cashier.ChainBSC {
+		return 18
+	}
+	return 6
+}
+
+// tokens is n whole tokens in c's base units.
+func tokens(c cashier.Chain, n int64) *big.Int {
+	return new(big.Int).Mul(big.NewInt(n), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(TokenDecimals(c))), nil))
+}
 
 // tokenKinds picks, per network, test tokens that behave like the real
 // ones there: Ethereum USDT returns nothing from transfer, TRON USDT
-// returns false on success, the others return true.
+// returns false on success, the others return true; BNB Smart Chain's
+// both have 18 decimals.
 func tokenKinds(c cashier.Chain) map[string]func() []byte {
 	standard := func(name, symbol string) func() []byte {
 		return func() []byte {
@@ -129,6 +142,14 @@ func tokenKinds(c cashier.Chain) map[string]func() []byte {
 		}
 	}
 	usdt := standard("Tether USD", "USDT")
+	if c == cashier.ChainBSC {
+		peg := func(name, symbol string) func() []byte {
+			return func() []byte {
+				return append(common.FromHex(bindings.TestPegTokenMetaData.Bin), bindings.NewTestPegToken().PackConstructor(name, symbol)...)
+			}
+		}
+		return map[string]func() []byte{"USDT": peg("Tether USD", "USDT"), "USDC": peg("USD Coin", "USDC")}
+	}
 	switch c {
 	case cashier.ChainETH:
 		usdt = func() []byte {
@@ -177,9 +198,9 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 			from *ecdsa.PrivateKey
 			data []byte
 		}{
-			{owner, token.PackMint(addr(wallets["customer"]), tokens(customerTokens))},
-			{owner, token.PackMint(payout, tokens(contractTokens))},
-			{owner, token.PackMint(addr(wallets["allowance"]), tokens(allowanceTokens))},
+			{owner, token.PackMint(addr(wallets["customer"]), tokens(c, customerTokens))},
+			{owner, token.PackMint(payout, tokens(c, contractTokens))},
+			{owner, token.PackMint(addr(wallets["allowance"]), tokens(c, allowanceTokens))},
 			{wallets["allowance"].MustKey(), token.PackApprove(payout, maxUint)},
 		}
 		for _, s := range steps {
@@ -207,13 +228,13 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 		if err != nil {
 			return nil, err
 		}
-		if bal.Cmp(tokens(contractTokens)) != 0 {
+		if bal.Cmp(tokens(c, contractTokens)) != 0 {
 			return nil, fmt.Errorf("%s: payout contract holds %s base units after setup", symbol, bal)
 		}
 	}
 	if c.IsEVM() {
 		feed, err := ch.deploy(ctx, owner, append(common.FromHex(bindings.TestPriceFeedMetaData.Bin),
-			bindings.NewTestPriceFeed().PackConstructor(DemoFeedDecimals, "ETH / USD", DemoCoinPrice())...), "TestPriceFeed")
+			bindings.NewTestPriceFeed().PackConstructor(DemoFeedDecimals, c.CoinSymbol()+" / USD", DemoCoinPrice())...), "TestPriceFeed")
 		if err != nil {
 			return nil, fmt.Errorf("deploy price feed: %w", err)
 		}

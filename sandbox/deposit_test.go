@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/payoutcontract"
@@ -30,7 +31,7 @@ func TestDepositAddressesAreSweepable(t *testing.T) {
 	customer := sb.Info.Wallets["customer"].MustKey()
 	sweeper := sb.Info.Roles["sweeper"].MustKey()
 
-	for _, chain := range []string{"ETH", "ARB", "TRON"} {
+	for _, chain := range []string{"ETH", "ARB", "TRON", "BSC"} {
 		t.Run(chain, func(t *testing.T) {
 			n := sb.Info.Networks[chain]
 			created, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: sb.Info.CashierID, OrderNo: "DEP-" + chain,
@@ -43,7 +44,7 @@ func TestDepositAddressesAreSweepable(t *testing.T) {
 				t.Fatal(err)
 			}
 			salt := payoutcontract.DepositSalt(order.OrderID)
-			amount := big.NewInt(12_340_000)
+			amount, _ := cashier.ParseAmount("12.34", sandbox.TokenDecimals(cashier.Chain(chain)))
 
 			c := onChain(t, sb, chain)
 			onChainAddr := common.BytesToAddress(c.call(ctx, addr(t, chain, n.DepositFactory), factory.PackAddressOf(salt)))
@@ -104,8 +105,11 @@ func onChain(t *testing.T, sb *sandbox.Sandbox, chain string) chainOps {
 		}
 	}
 	dc := sb.ETH
-	if chain == "ARB" {
+	switch chain {
+	case "ARB":
 		dc = sb.ARB
+	case "BSC":
+		dc = sb.BSC
 	}
 	return chainOps{
 		call: func(ctx context.Context, to common.Address, data []byte) []byte {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/tron"
 )
 
@@ -25,7 +26,7 @@ type Info struct {
 	SecretKey  string `json:"secretKey"`
 	WebhookKey string `json:"webhookKey"`
 	CashierID  string `json:"cashierId"`
-	// ContractIDs maps TRON, ETH and ARB to the demo merchant's payout
+	// ContractIDs maps TRON, ETH, ARB and BSC to the demo merchant's payout
 	// contract id (the contractId of payout requests).
 	ContractIDs map[string]string `json:"contractIds"`
 
@@ -127,4 +128,15 @@ func WriteJSON(path string, v any) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// Chains lists the networks info describes, in display order.
+func (info *Info) Chains() []cashier.Chain {
+	var out []cashier.Chain
+	for _, c := range cashier.Chains {
+		if info.Networks[string(c)] != nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -13,7 +13,7 @@ import (
 // service key.
 func provisionKeys(ctx context.Context, st cashier.Store, info *Info) error {
 	return st.Update(ctx, func(tx cashier.Tx) error {
-		for _, c := range cashier.Chains {
+		for _, c := range info.Chains() {
 			for _, r := range cashier.KeyRoles {
 				if r == cashier.KeySigner {
 					continue

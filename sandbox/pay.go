@@ -73,7 +73,7 @@ func Pay(ctx context.Context, info *Info, r cashier.Reader, req PayRequest) (*Pa
 		symbol = o.Symbol
 	}
 	tokenAddr := n.Tokens[symbol]
-	// The sandbox's test tokens all have the order tokens' 6 decimals.
+	// The sandbox's test tokens have the order tokens' decimals (6; 18 on BSC).
 	decimals := o.Decimals
 	native := strings.EqualFold(symbol, nativeSymbol(o.Chain))
 	if native {
@@ -270,12 +270,7 @@ func payTRON(ctx context.Context, n *Network, w *Wallet, tokenAddr, to string, a
 }
 
 // nativeSymbol is the symbol of c's own coin.
-func nativeSymbol(c cashier.Chain) string {
-	if c == cashier.ChainTRON {
-		return "TRX"
-	}
-	return "ETH"
-}
+func nativeSymbol(c cashier.Chain) string { return c.CoinSymbol() }
 
 func nativeDecimals(c cashier.Chain) int {
 	if c == cashier.ChainTRON {

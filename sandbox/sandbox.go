@@ -1,6 +1,7 @@
 // Package sandbox runs the whole service on one machine for development
-// and demos: SQLite, two go-ethereum dev chains standing in for Ethereum and
-// Arbitrum, the TRON stand-in node, test tokens that behave like the real
+// and demos: SQLite, three go-ethereum dev chains standing in for Ethereum,
+// Arbitrum and BNB Smart Chain (whose USDT and USDC have 18 decimals), the
+// TRON stand-in node, test tokens that behave like the real
 // USDT and USDC of each network, the payout and deposit contracts, funded
 // demo wallets and a demo merchant. Everything is kept in one data
 // directory, so a restart with the same directory resumes where it stopped.
@@ -29,9 +30,26 @@ import (
 )
 
 // Default ports of the dev chains: the customary local ports of an
-// Ethereum node and of a TRON full node's HTTP API, and one beside them
-// for Arbitrum.
-var DefaultPorts = map[cashier.Chain]int{cashier.ChainETH: 8545, cashier.ChainARB: 8547, cashier.ChainTRON: 8090}
+// Ethereum node and of a TRON full node's HTTP API, and ones beside them
+// for Arbitrum and BNB Smart Chain.
+var DefaultPorts = map[cashier.Chain]int{cashier.ChainETH: 8545, cashier.ChainARB: 8547, cashier.ChainBSC: 8549, cashier.ChainTRON: 8090}
+
+// Networks are the sandbox's networks: a dev chain each. Polygon and Base
+// are switched off in its registry (their 6-decimal tokens behave like
+// Arbitrum's; BSC's 18 decimals are what needs a chain of its own).
+var Networks = []cashier.Chain{cashier.ChainTRON, cashier.ChainETH, cashier.ChainARB, cashier.ChainBSC}
+
+// evmDevChains are the EVM dev chains: their chain ids and data directories.
+var evmDevChains = []struct {
+	chain cashier.Chain
+	id    uint64
+	dir   string
+	name  string
+}{
+	{cashier.ChainETH, devchain.ChainIDETH, "eth", "Ethereum"},
+	{cashier.ChainARB, devchain.ChainIDARB, "arb", "Arbitrum"},
+	{cashier.ChainBSC, devchain.ChainIDBSC, "bsc", "BNB Smart Chain"},
+}
 
 // Options configures a sandbox.
 type Options struct {
@@ -78,6 +96,7 @@ type Sandbox struct {
 	WebhookURL string
 	ETH        *devchain.Chain
 	ARB        *devchain.Chain
+	BSC        *devchain.Chain
 	TRON       *tronnode.Node
 
 	listener net.Listener
@@ -199,7 +218,10 @@ func (sb *Sandbox) keysRotated(infoPath string, k *dashboard.Keys, stderr io.Wri
 
 // sameChains reports whether a and b describe the same chain endpoints.
 func sameChains(a, b *Info) bool {
-	for _, c := range cashier.Chains {
+	if len(a.Networks) != len(b.Networks) {
+		return false
+	}
+	for _, c := range a.Chains() {
 		na, nb := a.Networks[string(c)], b.Networks[string(c)]
 		if na == nil || nb == nil || na.RPCURL != nb.RPCURL || na.PayoutContract != nb.PayoutContract {
 			return false
@@ -222,16 +244,15 @@ func (sb *Sandbox) startChains(ctx context.Context, opts Options, prev *Info) (*
 		return DefaultPorts[c]
 	}
 	var err error
-	if sb.ETH, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDETH, Port: port(cashier.ChainETH),
-		DataDir: filepath.Join(data, "chains", "eth"), Period: opts.BlockPeriod, OnDemand: true, WallClock: true}); err != nil {
-		return nil, fmt.Errorf("sandbox: Ethereum dev chain: %w", err)
+	for _, e := range evmDevChains {
+		ch, err := devchain.Start(devchain.Options{ChainID: e.id, Port: port(e.chain),
+			DataDir: filepath.Join(data, "chains", e.dir), Period: opts.BlockPeriod, OnDemand: true, WallClock: true})
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %s dev chain: %w", e.name, err)
+		}
+		sb.closers = append(sb.closers, ch.Close)
+		*sb.evm(e.chain) = ch
 	}
-	sb.closers = append(sb.closers, sb.ETH.Close)
-	if sb.ARB, err = devchain.Start(devchain.Options{ChainID: devchain.ChainIDARB, Port: port(cashier.ChainARB),
-		DataDir: filepath.Join(data, "chains", "arb"), Period: opts.BlockPeriod, OnDemand: true, WallClock: true}); err != nil {
-		return nil, fmt.Errorf("sandbox: Arbitrum dev chain: %w", err)
-	}
-	sb.closers = append(sb.closers, sb.ARB.Close)
 	if sb.TRON, err = tronnode.Open(tronnode.Options{Dir: filepath.Join(data, "chains", "tron"), BlockInterval: opts.TRONBlockInterval}); err != nil {
 		return nil, fmt.Errorf("sandbox: TRON stand-in: %w", err)
 	}
@@ -255,11 +276,18 @@ func (sb *Sandbox) startChains(ctx context.Context, opts Options, prev *Info) (*
 			cp.Networks[k] = &nn
 		}
 		info = &cp
+		// A sandbox.json written before a network joined the sandbox:
+		// set that network up now, beside the others.
+		if err := deployMissing(ctx, sb, info); err != nil {
+			return nil, err
+		}
 	} else if info, err = deployAll(ctx, sb); err != nil {
 		return nil, err
 	}
-	info.Networks["ETH"].RPCURL, info.Networks["ETH"].Port = sb.ETH.URL, portOf(sb.ETH.URL)
-	info.Networks["ARB"].RPCURL, info.Networks["ARB"].Port = sb.ARB.URL, portOf(sb.ARB.URL)
+	for _, e := range evmDevChains {
+		ch := *sb.evm(e.chain)
+		info.Networks[string(e.chain)].RPCURL, info.Networks[string(e.chain)].Port = ch.URL, portOf(ch.URL)
+	}
 	info.Networks["TRON"].RPCURL, info.Networks["TRON"].Port = tronURL, portOf(tronURL)
 	info.Networks["TRON"].GenesisBlockID = sb.TRON.GenesisID()
 	return info, nil
@@ -268,7 +296,7 @@ func (sb *Sandbox) startChains(ctx context.Context, opts Options, prev *Info) (*
 // startService assembles the service against the chains of info,
 // provisioning the demo merchant on first start.
 func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Config, prev, info *Info) error {
-	for _, c := range cashier.Chains {
+	for _, c := range []cashier.Chain{cashier.ChainTRON, cashier.ChainETH, cashier.ChainARB} {
 		if info.Networks[string(c)] == nil {
 			return fmt.Errorf("sandbox: %s missing from %s", c, InfoFile)
 		}
@@ -293,14 +321,18 @@ func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Co
 	}
 	// The dev chains serve WebSocket on their HTTP port: the service
 	// follows their new heads as they are made, and falls back to HTTP.
-	cfg.ETHRPC = wsURL(info.Networks["ETH"].RPCURL) + "," + info.Networks["ETH"].RPCURL
-	cfg.ARBRPC = wsURL(info.Networks["ARB"].RPCURL) + "," + info.Networks["ARB"].RPCURL
-	cfg.TRONAPI = info.Networks["TRON"].RPCURL
+	for _, c := range info.Chains() {
+		u := info.Networks[string(c)].RPCURL
+		if c.IsEVM() {
+			u = wsURL(u) + "," + u
+		}
+		cfg.SetNodeURLs(c, u)
+	}
 	if cfg.ServiceKeys == "" && info.Roles["sweeper"] != nil {
 		// The sandbox's sweeper role is the service's sweeper key from the
 		// first start on (the sealed store has it only after provisioning).
 		var ks []string
-		for _, c := range cashier.Chains {
+		for _, c := range info.Chains() {
 			ks = append(ks, string(c)+".sweeper="+info.Roles["sweeper"].PrivateKey)
 		}
 		cfg.ServiceKeys = strings.Join(ks, ",")
@@ -317,9 +349,14 @@ func (sb *Sandbox) startService(ctx context.Context, opts Options, cfg config.Co
 		if err := provision(ctx, sb.Service.Store, sb.Service.Chains, info, opts.WebhookURL); err != nil {
 			return err
 		}
-	} else if opts.WebhookURLSet || opts.WebhookURL != "" {
-		if err := setWebhookURL(ctx, sb.Service.Store, info.CashierID, opts.WebhookURL, opts.Stderr); err != nil {
+	} else {
+		if err := provisionMissing(ctx, sb.Service.Store, sb.Service.Chains, info); err != nil {
 			return err
+		}
+		if opts.WebhookURLSet || opts.WebhookURL != "" {
+			if err := setWebhookURL(ctx, sb.Service.Store, info.CashierID, opts.WebhookURL, opts.Stderr); err != nil {
+				return err
+			}
 		}
 	}
 	c, err := sb.Service.Store.Cashier(ctx, info.CashierID)
@@ -416,21 +453,45 @@ func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
 		}
 		info.Wallets[name] = w
 	}
+	if err := deployMissing(ctx, sb, info); err != nil {
+		return nil, err
+	}
+	return info, nil
+}
+
+// evm is the field holding c's EVM dev chain.
+func (sb *Sandbox) evm(c cashier.Chain) **devchain.Chain {
+	switch c {
+	case cashier.ChainARB:
+		return &sb.ARB
+	case cashier.ChainBSC:
+		return &sb.BSC
+	}
+	return &sb.ETH
+}
+
+// deployMissing sets up every sandbox network info does not describe yet.
+func deployMissing(ctx context.Context, sb *Sandbox, info *Info) error {
+	type net struct {
+		chain  cashier.Chain
+		ch     chain
+		id     uint64
+		prefix byte
+	}
+	nets := []net{}
+	for _, e := range evmDevChains {
+		nets = append(nets, net{e.chain, evmChain{*sb.evm(e.chain)}, e.id, 0xff})
+	}
+	nets = append(nets, net{cashier.ChainTRON, tronChain{sb.TRON}, tronnode.ChainID, tronnode.Create2Prefix})
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
 		errs []error
 	)
-	for _, c := range []struct {
-		chain  cashier.Chain
-		ch     chain
-		id     uint64
-		prefix byte
-	}{
-		{cashier.ChainETH, evmChain{sb.ETH}, devchain.ChainIDETH, 0xff},
-		{cashier.ChainARB, evmChain{sb.ARB}, devchain.ChainIDARB, 0xff},
-		{cashier.ChainTRON, tronChain{sb.TRON}, tronnode.ChainID, tronnode.Create2Prefix},
-	} {
+	for _, c := range nets {
+		if info.Networks[string(c.chain)] != nil {
+			continue
+		}
 		// The chains are set up side by side: each stamps its blocks
 		// with the wall clock, a second apart (devchain.Options.WallClock),
 		// so one after the other would add their waits.
@@ -450,9 +511,9 @@ func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
 	}
 	wg.Wait()
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return errors.Join(errs...)
 	}
-	return info, nil
+	return nil
 }
 
 // DefaultConfirmations is what the sandbox's networks ask of a payment:
@@ -461,17 +522,21 @@ func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
 const DefaultConfirmations = 1
 
 // Registry is the built-in registry pointed at the sandbox's chains and
-// test tokens, asking confirmations of every payment.
+// test tokens, asking confirmations of every payment. The built-in
+// networks the sandbox has no chain for are switched off.
 func Registry(info *Info, confirmations int) (*cashier.Registry, error) {
 	reg := config.DefaultRegistry()
 	ov := config.Override{}
 	conf := confirmations
+	off := false
 	for _, c := range cashier.Chains {
-		n := info.Networks[string(c)]
-		if n == nil {
-			return nil, fmt.Errorf("sandbox: %s missing from %s", c, InfoFile)
+		if info.Networks[string(c)] == nil {
+			ov.Networks = append(ov.Networks, config.NetworkOverride{ChainID: string(c), Enabled: &off})
 		}
-		name := map[cashier.Chain]string{cashier.ChainETH: "Ethereum (sandbox)", cashier.ChainARB: "Arbitrum (sandbox)", cashier.ChainTRON: "TRON (sandbox)"}[c]
+	}
+	for _, c := range info.Chains() {
+		n := info.Networks[string(c)]
+		name := c.DisplayName() + " (sandbox)"
 		rpc, prefix := n.RPCURL, n.Create2Prefix
 		// The sandbox's chains make a block a second (the EVM chains also
 		// one as soon as a transaction arrives); the TRON watcher's rounds
@@ -518,20 +583,32 @@ func provision(ctx context.Context, st cashier.Store, chains map[cashier.Chain]c
 	if err := st.Update(ctx, func(tx cashier.Tx) error { return tx.CreateCashier(ctx, c) }); err != nil {
 		return err
 	}
+	info.MerchantID, info.APIKey, info.SecretKey, info.WebhookKey, info.CashierID = m.ID, m.APIKey, m.SecretKey, m.WebhookKey, c.ID
+	return provisionMissing(ctx, st, chains, info)
+}
+
+// provisionMissing gives the demo merchant its signer and payout contract
+// on every sandbox network it has none on yet (all on first start; a
+// network that joined the sandbox later on a restart), and the service
+// its keys there.
+func provisionMissing(ctx context.Context, st cashier.Store, chains map[cashier.Chain]cashier.ChainClient, info *Info) error {
+	clock := cashier.SystemClock{}
 	// The sandbox's signer role is the demo merchant's own signer on every
 	// network: its contracts were deployed naming it.
 	signer, err := info.Roles[string(cashier.KeySigner)].Key()
 	if err != nil {
 		return err
 	}
-	for _, ch := range cashier.Chains {
-		if _, err := app.ImportMerchantSigner(ctx, st, app.ServiceKeys{Store: st}, m.ID, ch, signer, clock); err != nil {
+	added := false
+	for _, ch := range info.Chains() {
+		if info.ContractIDs[string(ch)] != "" {
+			continue
+		}
+		if _, err := app.ImportMerchantSigner(ctx, st, app.ServiceKeys{Store: st}, info.MerchantID, ch, signer, clock); err != nil {
 			return err
 		}
-	}
-	for _, ch := range cashier.Chains {
 		n := info.Networks[string(ch)]
-		k, err := app.NewContract(ctx, st, chains, app.ContractSpec{MerchantID: m.ID, Chain: string(ch), Address: n.PayoutContract,
+		k, err := app.NewContract(ctx, st, chains, app.ContractSpec{MerchantID: info.MerchantID, Chain: string(ch), Address: n.PayoutContract,
 			DepositFactory: n.DepositFactory, DepositImplementation: n.DepositImplementation}, clock)
 		if err != nil {
 			return err
@@ -540,8 +617,11 @@ func provision(ctx context.Context, st cashier.Store, chains map[cashier.Chain]c
 			return err
 		}
 		info.ContractIDs[string(ch)] = k.ID
+		added = true
 	}
-	info.MerchantID, info.APIKey, info.SecretKey, info.WebhookKey, info.CashierID = m.ID, m.APIKey, m.SecretKey, m.WebhookKey, c.ID
+	if !added {
+		return nil
+	}
 	return provisionKeys(ctx, st, info)
 }
 

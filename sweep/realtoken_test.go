@@ -71,7 +71,8 @@ func TestRealUSDCPausedAndBlacklistedSweeps(t *testing.T) {
 	}
 
 	cfg := config.Default()
-	cfg.Data, cfg.Mode, cfg.ETHRPC = t.TempDir(), "sandbox", ch.URL
+	cfg.Data, cfg.Mode = t.TempDir(), "sandbox"
+	cfg.SetNodeURLs(cashier.ChainETH, ch.URL)
 	reg := config.DefaultRegistry()
 	id, addr := int64(devchain.ChainIDETH), usdc.Address.Hex()
 	if err := config.Apply(reg, config.Override{

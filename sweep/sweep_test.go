@@ -266,7 +266,7 @@ func TestSweepCrashBetweenSendAndRecord(t *testing.T) {
 // sandbox gives it, sweeps a paid order's deposit into the payout contract.
 func TestServiceSweeps(t *testing.T) {
 	r := newRig(t, true)
-	if len(r.sb.Service.Sweepers) != 3 {
+	if len(r.sb.Service.Sweepers) != len(sandbox.Networks) {
 		t.Fatalf("%d sweepers, want one per network", len(r.sb.Service.Sweepers))
 	}
 	vault := r.sb.Info.Networks["ETH"].PayoutContract

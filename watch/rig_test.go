@@ -107,13 +107,13 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		cfg.Data = t.TempDir()
 	}
 	cfg.Mode = "sandbox"
-	cfg.ETHRPC = ch.URL
+	cfg.SetNodeURLs(cashier.ChainETH, ch.URL)
 	if o.rpc != nil {
-		cfg.ETHRPC = o.rpc(ch.URL)
+		cfg.SetNodeURLs(cashier.ChainETH, o.rpc(ch.URL))
 	}
 	cfg.WatchInterval = 20 * time.Millisecond
 	if o.finalized {
-		cfg.ETHFinality = config.FinalityFinalized
+		cfg.SetFinality(cashier.ChainETH, config.FinalityFinalized)
 	}
 	reg := config.DefaultRegistry()
 	conf, id, addr := o.confirmations, int64(devchain.ChainIDETH), r.usdt.Hex()

@@ -268,22 +268,13 @@ func eventType(t cashier.EventType, status string) string {
 	return string(t) + "." + strings.ToLower(status)
 }
 
-var builtinNetworkNames = map[cashier.Chain]string{
-	cashier.ChainTRON: "TRON",
-	cashier.ChainETH:  "Ethereum",
-	cashier.ChainARB:  "Arbitrum",
-}
-
 func (w *Writer) networkName(c cashier.Chain) string {
 	if w.Registry != nil {
 		if n, ok := w.Registry.Network(c); ok && n.NetworkName != "" {
 			return n.NetworkName
 		}
 	}
-	if n, ok := builtinNetworkNames[c]; ok {
-		return n
-	}
-	return string(c)
+	return c.DisplayName()
 }
 
 // ms renders t as Unix milliseconds; the zero time is "".

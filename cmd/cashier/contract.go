@@ -121,13 +121,8 @@ func contractDeploy(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return err
 	}
-	if rpc != "" {
-		switch c {
-		case cashier.ChainETH:
-			cfg.ETHRPC = rpc
-		case cashier.ChainARB:
-			cfg.ARBRPC = rpc
-		}
+	if rpc != "" && c.IsEVM() {
+		cfg.SetNodeURLs(c, rpc)
 	}
 	if keyFile != "" {
 		b, err := os.ReadFile(keyFile)

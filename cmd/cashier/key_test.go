@@ -37,7 +37,7 @@ func TestKeyCommands(t *testing.T) {
 	for _, bad := range [][]string{
 		{"key", "import", "--chain", "ETH", "--role", "executor", "--key-file", file},
 		{"key", "import", "--chain", "ETH", "--role", "executor"},
-		{"key", "generate", "--chain", "BSC", "--role", "signer"},
+		{"key", "generate", "--chain", "SOL", "--role", "signer"},
 		{"key", "generate", "--chain", "ETH", "--role", "owner"},
 	} {
 		if _, err := runJSON(bad...); err == nil {

@@ -83,7 +83,7 @@ func TestPayoutReviewCommands(t *testing.T) {
 	}
 	for _, bad := range [][]string{
 		{"payout", "list", "--status", "DONE"},
-		{"payout", "list", "--chain", "BSC"},
+		{"payout", "list", "--chain", "SOL"},
 		{"payout", "approve"},
 		{"payout", "refuse", "--id", ids[2]},
 		{"payout", "refuse", "--id", ids[2], "--id", ids[1], "--reason", "x"},

@@ -37,7 +37,7 @@ func TestRunInProcess(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"merchant", "create"}, "merchant name"},
 		{[]string{"cashier", "create", "--merchant", "m_nobody"}, "m_nobody"},
-		{[]string{"contract", "create", "--merchant", m["merchantId"], "--chain", "BSC", "--address", "0x1"}, "BSC"},
+		{[]string{"contract", "create", "--merchant", m["merchantId"], "--chain", "SOL", "--address", "0x1"}, "SOL"},
 		{[]string{"serve", "extra"}, "unexpected arguments"},
 		{[]string{"serve", "--mode", "staging"}, "mode must be one of"},
 	}

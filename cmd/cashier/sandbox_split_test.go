@@ -59,7 +59,7 @@ func TestSandboxSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.BaseURL == "" || info.MerchantID == "" || info.APIKey == "" || len(info.ContractIDs) != 3 {
+	if info.BaseURL == "" || info.MerchantID == "" || info.APIKey == "" || len(info.ContractIDs) != 4 {
 		t.Fatalf("the service did not write its part of sandbox.json: %+v", info)
 	}
 	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)

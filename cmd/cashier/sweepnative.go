@@ -128,17 +128,18 @@ func sweepNative(ctx context.Context, args []string, getenv func(string) string,
 // sandboxChains points cfg at the chains and sweeper role of a sandbox's
 // sandbox.json (when not set otherwise) and returns its registry.
 func sandboxChains(cfg *config.Config, info *sandbox.Info) (*cashier.Registry, error) {
-	if cfg.ETHRPC == "" && cfg.ARBRPC == "" && cfg.TRONAPI == "" {
-		for _, c := range cashier.Chains {
-			if info.Networks[string(c)] == nil {
-				return nil, fmt.Errorf("sweep native: %s missing from %s", c, sandbox.InfoFile)
-			}
+	set := false
+	for _, c := range cashier.Chains {
+		set = set || cfg.NodeURLs(c) != ""
+	}
+	if !set {
+		for _, c := range info.Chains() {
+			cfg.SetNodeURLs(c, info.Networks[string(c)].RPCURL)
 		}
-		cfg.ETHRPC, cfg.ARBRPC, cfg.TRONAPI = info.Networks["ETH"].RPCURL, info.Networks["ARB"].RPCURL, info.Networks["TRON"].RPCURL
 	}
 	if cfg.ServiceKeys == "" && info.Roles["sweeper"] != nil {
 		var ks []string
-		for _, c := range cashier.Chains {
+		for _, c := range info.Chains() {
 			ks = append(ks, string(c)+".sweeper="+info.Roles["sweeper"].PrivateKey)
 		}
 		cfg.ServiceKeys = strings.Join(ks, ",")

@@ -2,9 +2,10 @@
 pragma solidity ^0.8.24;
 
 /// @title TestTokenBase
-/// @notice Owner-mintable 6-decimal token for development chains. The three
-/// concrete tokens differ only in what transfer and transferFrom return,
-/// mirroring the stablecoins the service meets on real networks.
+/// @notice Owner-mintable 6-decimal token for development chains. The concrete
+/// tokens differ in what transfer and transferFrom return (and TestPegToken in
+/// its 18 decimals), mirroring the stablecoins the service meets on real
+/// networks.
 abstract contract TestTokenBase {
     string public name;
     string public symbol;
@@ -28,7 +29,7 @@ abstract contract TestTokenBase {
         owner = msg.sender;
     }
 
-    function decimals() external pure returns (uint8) {
+    function decimals() external pure virtual returns (uint8) {
         return 6;
     }
 
