@@ -70,8 +70,8 @@ func TestDoctorChecks(t *testing.T) {
 	sweeper, _ := crypto.GenerateKey()
 	cfg.ServiceKeys = "ETH.sweeper=" + hex.EncodeToString(crypto.FromECDSA(sweeper))
 	cfg.ExecutorClef, cfg.ExecutorClefAccount = "ETH=http://127.0.0.1:1", "ETH=0x"+strings.Repeat("11", 20)
-	cfg.ETHRPC = eth.URL + "," + arb.URL
-	cfg.ETHFinality = config.FinalityFinalized
+	cfg.SetNodeURLs(cashier.ChainETH, eth.URL+","+arb.URL)
+	cfg.SetFinality(cashier.ChainETH, config.FinalityFinalized)
 	cfg.PublicURL = "http://pay.example.com"
 	head, err := eth.Client.HeaderByNumber(ctx, nil)
 	if err != nil {
@@ -133,7 +133,8 @@ func TestDoctorChecks(t *testing.T) {
 	want(got, "backup", app.CheckWarn, "old")
 
 	// Put right.
-	cfg.ETHRPC, cfg.PublicURL, cfg.TrustedProxies = eth.URL, "https://pay.example.com", "10.0.0.0/8"
+	cfg.SetNodeURLs(cashier.ChainETH, eth.URL)
+	cfg.PublicURL, cfg.TrustedProxies = "https://pay.example.com", "10.0.0.0/8"
 	if err := app.RecordBackup(cfg.Data, "/backups/new.db", headTime); err != nil {
 		t.Fatal(err)
 	}
@@ -147,12 +148,12 @@ func TestDoctorChecks(t *testing.T) {
 	// A head an hour old; a network whose only node does not answer.
 	want(run(cfg, headTime.Add(time.Hour)), "network ETH head", app.CheckWarn, "1h0m0s old")
 	down := cfg
-	down.ETHRPC = "http://127.0.0.1:1"
+	down.SetNodeURLs(cashier.ChainETH, "http://127.0.0.1:1")
 	got = run(down, headTime)
 	want(got, "network ETH node http://127.0.0.1:1", app.CheckWarn, "unreachable")
 	want(got, "network ETH", app.CheckFail, "no node answers")
 	// Without any node, the networks fail, each named.
-	cfg.ETHRPC = ""
+	cfg.SetNodeURLs(cashier.ChainETH, "")
 	got = run(cfg, headTime)
 	for _, n := range reg.Networks {
 		want(got, "network "+string(n.Chain), app.CheckFail, "no node URL is configured")
