@@ -17,6 +17,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
+	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/sandbox"
 )
 
@@ -208,7 +209,20 @@ func TestSortedSchemeReceiver(t *testing.T) {
 	cfg.HeaderPrefix = brand
 	cfg.WebhookSignature = "sorted"
 	ctx := t.Context()
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}}, io.Discard)
+	// An Ethereum node, so that the network is active (a network nobody
+	// watches takes no orders); nothing is paid on it.
+	eth, err := devchain.Start(devchain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	cfg.SetNodeURLs(cashier.ChainETH, eth.URL)
+	reg := config.DefaultRegistry()
+	id := int64(devchain.ChainIDETH)
+	if err := config.Apply(reg, config.Override{Networks: []config.NetworkOverride{{ChainID: "ETH", EVMChainID: &id}}}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := app.New(ctx, cfg, app.Options{Registry: reg}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
