@@ -33,7 +33,8 @@ func TestNetworkHealthStatesAndLog(t *testing.T) {
 	s := &Service{Registry: reg, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 		Chains: map[cashier.Chain]cashier.ChainClient{cashier.ChainETH: eth, cashier.ChainARB: arb}}
 
-	want := map[cashier.Chain]string{cashier.ChainTRON: cashier.NetworkNoNode, cashier.ChainETH: cashier.NetworkWatched, cashier.ChainARB: cashier.NetworkWrongChain}
+	want := map[cashier.Chain]string{cashier.ChainTRON: cashier.NetworkNoNode, cashier.ChainETH: cashier.NetworkWatched, cashier.ChainARB: cashier.NetworkWrongChain,
+		cashier.ChainBSC: cashier.NetworkNoNode, cashier.ChainPOLYGON: cashier.NetworkNoNode, cashier.ChainBASE: cashier.NetworkNoNode}
 	hs := s.NetworkHealth()
 	if len(hs) != len(reg.Networks) {
 		t.Fatalf("%d states for %d networks", len(hs), len(reg.Networks))
@@ -58,7 +59,7 @@ func TestNetworkHealthStatesAndLog(t *testing.T) {
 		s.logChanges(&l)
 	}
 	out := logs.String()
-	if strings.Count(out, "network not active") != 2 || !strings.Contains(out, "chain=TRON") || !strings.Contains(out, "chain=ARB") || strings.Contains(out, "chain=ETH") {
+	if strings.Count(out, "network not active") != len(reg.Networks)-1 || !strings.Contains(out, "chain=TRON") || !strings.Contains(out, "chain=ARB") || strings.Contains(out, "chain=ETH") {
 		t.Fatalf("first reads logged:\n%s", out)
 	}
 

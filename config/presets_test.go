@@ -11,8 +11,9 @@ import (
 	"github.com/stablecashier/cashier"
 )
 
-// The testnet preset is Sepolia, Arbitrum Sepolia and Nile (told by its
-// block 0) with Circle's test USDC on the two Sepolias and nothing else;
+// The testnet preset is Sepolia, Arbitrum Sepolia, Nile (told by its block
+// 0), the BSC testnet, Amoy and Base Sepolia, with Circle's test USDC
+// where Circle publishes one and nothing else;
 // the mainnet preset is the default registry.
 func TestTestnetPreset(t *testing.T) {
 	r, err := LoadPreset(PresetTestnet, "")
@@ -32,9 +33,16 @@ func TestTestnetPreset(t *testing.T) {
 		tron.GenesisBlockID == TRONMainnetGenesis || tron.Create2Prefix != 0x41 || tron.EVMChainID != 3448148188 {
 		t.Fatalf("TRON: %+v", tron)
 	}
+	for c, id := range map[cashier.Chain]int64{cashier.ChainBSC: 97, cashier.ChainPOLYGON: 80002, cashier.ChainBASE: 84532} {
+		if n, ok := r.Network(c); !ok || n.EVMChainID != id {
+			t.Fatalf("%s: %+v", c, n)
+		}
+	}
 	want := map[string]string{
-		"ETH USDC": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
-		"ARB USDC": "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
+		"ETH USDC":     "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+		"ARB USDC":     "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
+		"POLYGON USDC": "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582",
+		"BASE USDC":    "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
 	}
 	if len(r.Tokens) != len(want) {
 		t.Fatalf("tokens: %+v", r.Tokens)

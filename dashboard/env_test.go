@@ -17,7 +17,9 @@ import (
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/dashboard"
+	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/sandbox"
+	"github.com/stablecashier/cashier/tron"
 )
 
 // env is the whole service (app.New on a SQLite file, no chain nodes)
@@ -71,7 +73,7 @@ func newEnvClock(t *testing.T, mutate func(*config.Config), clock cashier.Clock)
 		mutate(&cfg)
 	}
 	ctx := context.Background()
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Clock: clock}, io.Discard)
+	svc, err := app.New(ctx, cfg, app.Options{Chains: idleChains(), Clock: clock}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,4 +262,46 @@ func (e *env) contractPair() (k1, k2 *cashier.Contract) {
 	k2 = &cashier.Contract{ID: "k_two", MerchantID: e.m2.ID, Chain: cashier.ChainETH, Address: "0x00000000000000000000000000000000000c0002",
 		Status: cashier.ContractActive, CreatedAt: time.Now()}
 	return k1, k2
+}
+
+// idleChain is a network the service counts as watched (a chain client
+// with no node records, as an in-process chain is) on which nothing can be
+// read or sent: the dashboard's own tests need every network active, not
+// a chain.
+type idleChain struct{ c cashier.Chain }
+
+func idleChains() map[cashier.Chain]cashier.ChainClient {
+	out := map[cashier.Chain]cashier.ChainClient{}
+	for _, c := range cashier.Chains {
+		out[c] = idleChain{c}
+	}
+	return out
+}
+
+func (i idleChain) Chain() cashier.Chain { return i.c }
+func (i idleChain) ValidateAddress(addr string) (string, error) {
+	if i.c == cashier.ChainTRON {
+		return tron.ValidateAddress(addr)
+	}
+	return evm.ValidateAddress(addr)
+}
+func (i idleChain) none() error { return cashier.Errorf(cashier.EUnsupported, "no chain in this test") }
+func (i idleChain) Head(context.Context) (cashier.BlockRef, error) {
+	return cashier.BlockRef{}, i.none()
+}
+func (i idleChain) BlockByNumber(context.Context, uint64) (cashier.BlockRef, error) {
+	return cashier.BlockRef{}, i.none()
+}
+func (i idleChain) TokenBalance(context.Context, string, string) (*big.Int, error) {
+	return nil, i.none()
+}
+func (i idleChain) Allowance(context.Context, string, string, string) (*big.Int, error) {
+	return nil, i.none()
+}
+func (i idleChain) TransferLogs(context.Context, string, []string, uint64, uint64) ([]cashier.Transfer, error) {
+	return nil, i.none()
+}
+func (i idleChain) SendCall(context.Context, cashier.Call) (string, error) { return "", i.none() }
+func (i idleChain) Receipt(context.Context, string) (*cashier.Receipt, error) {
+	return nil, i.none()
 }

@@ -339,7 +339,7 @@ func TestOrderSearch(t *testing.T) {
 			t.Errorf("%s: %d total %d, want %d", q, st, list.Data.Total, want)
 		}
 	}
-	for _, q := range []string{"chainId=BSC", "from=yesterday", "pageSize=1000", "page=0"} {
+	for _, q := range []string{"chainId=SOL", "from=yesterday", "pageSize=1000", "page=0"} {
 		if st := u.getJSON("/dashboard/api/collections?"+q, nil); st != 400 {
 			t.Errorf("%s: %d, want 400", q, st)
 		}
