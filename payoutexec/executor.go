@@ -106,19 +106,24 @@ func (e SignerRefused) Unwrap() error { return e.Err }
 
 // signerFor returns who signs e's batches: the merchant signer its
 // contract was proven to name (a sealed key, or an account of the external
-// signer), or for a contract registered before merchant signers the
-// network's service signer.
+// signer), or, for a registration from before ownership proofs that the
+// operator confirmed (its recorded signer is the network's service
+// signer), that service signer. An unconfirmed registration from before
+// the proofs (no recorded signer) signs nothing: its orders wait.
 func (x *Executor) signerFor(ctx context.Context, net *Network, e *cashier.PayoutExec) (batchSigner, error) {
 	k, err := x.Store.Contract(ctx, e.ContractID)
 	if err != nil {
 		return batchSigner{}, err
 	}
 	if k.Signer == "" {
-		if net.Signer == nil {
-			return batchSigner{}, fmt.Errorf("contract %s was registered before merchant signers and no service signer key is configured on %s; "+
-				"its owner calls setSigner with the merchant's signer and `cashier contract check --id %s` records it", k.Address, e.Chain, k.ID)
-		}
-		return batchSigner{key: net.Signer}, nil
+		// The shared service signer proves nothing about whose the
+		// contract is: whoever registered it first could spend it.
+		return batchSigner{}, SignerRefused{fmt.Errorf("contract %s (%s) was registered before ownership proofs and is not proven: its payouts wait until "+
+			"its owner calls setSigner with the merchant's signer and `cashier contract check --id %s` records it, "+
+			"or the operator confirms it with `cashier contract confirm --id %s`", k.ID, k.Address, k.ID, k.ID)}
+	}
+	if net.Signer != nil && strings.EqualFold(k.Signer, address.Format(e.Chain, crypto.PubkeyToAddress(net.Signer.PublicKey))) {
+		return batchSigner{key: net.Signer}, nil // confirmed by the operator
 	}
 	s, err := x.Store.MerchantSigner(ctx, k.MerchantID, e.Chain)
 	if err != nil {

@@ -46,6 +46,7 @@ commands:
   contract disable      stop payouts through a contract: --data DIR --id ID
   contract enable       resume payouts through a disabled contract: --data DIR --id ID
   contract check        prove a registration on chain again and record its signer: --data DIR --id ID
+  contract confirm      let the service signer sign a registration made before ownership proofs, after auditing it: --data DIR --id ID
   contract deploy       deploy a merchant's payout contract and deposit factory, then register them:
                         --data DIR --chain ETH|ARB --merchant ID --owner ADDR [--rpc URL] [--key-file F]
                         [--fee-address ADDR] [--webhook-url URL] [--dry-run]
@@ -115,6 +116,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return payoutCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "contract check":
 		return contractCheck(ctx, rest, getenv, stdout, stderr)
+	case "contract confirm":
+		return contractConfirm(ctx, rest, getenv, stdout, stderr)
 	case "contract deploy":
 		return contractDeploy(ctx, rest, getenv, stdout, stderr)
 	case "key generate", "key import", "key list", "key signer":
