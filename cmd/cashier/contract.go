@@ -145,6 +145,7 @@ func contractDeploy(ctx context.Context, args []string, getenv func(string) stri
 		fs.StringVar(&spec.FeeAddress, "fee-address", "", "where batch fees go (default: the executor's address)")
 		fs.StringVar(&spec.WebhookURL, "webhook-url", "", "where payout webhooks go (default: the merchant's first cashier's URL)")
 		fs.BoolVar(&spec.DryRun, "dry-run", false, "print the transactions and their gas cost; send and register nothing")
+		fs.DurationVar(&spec.Wait, "wait", 0, "how long to wait for the service's work sending from the deploying account (its lease) to stop; 0: refuse at once")
 	})
 	if err != nil {
 		return err

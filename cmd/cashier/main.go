@@ -49,7 +49,7 @@ commands:
   contract confirm      let the service signer sign a registration made before ownership proofs, after auditing it: --data DIR --id ID
   contract deploy       deploy a merchant's payout contract and deposit factory, then register them:
                         --data DIR --chain ETH|ARB --merchant ID --owner ADDR [--rpc URL] [--key-file F]
-                        [--fee-address ADDR] [--webhook-url URL] [--dry-run]
+                        [--fee-address ADDR] [--webhook-url URL] [--dry-run] [--wait DURATION]
   payout list           list payouts: --data DIR [--status S] [--merchant ID] [--chain C]
   payout approve        release payouts held for review: --data DIR --id ORDER_ID [--id ORDER_ID ...]
   payout refuse         refuse a pending payout: --data DIR --id ORDER_ID --reason TEXT
