@@ -25,18 +25,33 @@ func (Validator) ValidateAddress(c cashier.Chain, addr string) (string, error) {
 
 // Validate is ValidateAddress as a function.
 func Validate(c cashier.Chain, addr string) (string, error) {
+	var s string
+	var err error
 	switch {
 	case c.IsEVM():
-		return validateEVM(c, addr)
+		s, err = validateEVM(c, addr)
 	case c == cashier.ChainTRON:
-		s, err := tron.ValidateAddress(addr)
-		if err != nil {
-			return "", cashier.Errorf(cashier.EInvalidAddress, "%q is not a valid TRON address: %v", addr, err)
+		if s, err = tron.ValidateAddress(addr); err != nil {
+			return "", cashier.Errorf(cashier.EInvalidAddress, "%q is not a valid TRON address: %s", addr, cashier.ErrorMessage(err))
 		}
-		return s, nil
+	default:
+		return "", cashier.Errorf(cashier.EUnsupported, "network %q is not supported", c)
 	}
-	return "", cashier.Errorf(cashier.EUnsupported, "network %q is not supported", c)
+	if err != nil {
+		return "", err
+	}
+	// Whatever the network's text form, its zero address cannot be paid:
+	// the payout contract refuses it as a recipient (and as a paying wallet).
+	if a, perr := Parse(c, s); perr != nil || Unpayable(a) {
+		return "", cashier.Errorf(cashier.EInvalidAddress, "%s is the %s zero address, which cannot be paid", addr, c)
+	}
+	return s, nil
 }
+
+// Unpayable reports whether a is an address no network can pay: the zero
+// address (0x00…00 on Ethereum and Arbitrum, T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb
+// on TRON).
+func Unpayable(a common.Address) bool { return a == (common.Address{}) }
 
 func validateEVM(c cashier.Chain, addr string) (string, error) {
 	if !strings.HasPrefix(addr, "0x") || !common.IsHexAddress(addr) {

@@ -1,6 +1,7 @@
 package address
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stablecashier/cashier"
@@ -35,6 +36,8 @@ func TestValidate(t *testing.T) {
 		{cashier.ChainTRON, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u"}, // checksum broken
 		{cashier.ChainTRON, "0xdAC17F958D2ee523a2206206994597C13D831ec7"},
 		{cashier.ChainTRON, ""},
+		{cashier.ChainTRON, "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb"}, // zero
+		{cashier.ChainARB, "0x0000000000000000000000000000000000000000"},
 		{"BTC", "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa"},
 	}
 	for _, c := range bad {
@@ -79,6 +82,24 @@ func TestParseAndFormat(t *testing.T) {
 	} {
 		if _, err := Parse(bad.chain, bad.text); cashier.ErrorCode(err) != cashier.EInvalidAddress {
 			t.Errorf("Parse(%s, %s) = %v, want an invalid-address error", bad.chain, bad.text, err)
+		}
+	}
+}
+
+// The zero address of every network is refused, in its own text form,
+// naming it: the payout contract can never pay it.
+func TestZeroAddressRefusedOnEveryNetwork(t *testing.T) {
+	for _, c := range cashier.Chains {
+		zero := Format(c, [20]byte{})
+		if c == cashier.ChainTRON && zero != "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb" {
+			t.Fatalf("TRON zero address formats as %s", zero)
+		}
+		_, err := Validate(c, zero)
+		if cashier.ErrorCode(err) != cashier.EInvalidAddress || !strings.Contains(err.Error(), "zero address") {
+			t.Errorf("Validate(%s, %s) = %v, want an invalid-address error naming the zero address", c, zero, err)
+		}
+		if _, err := (Validator{}).ValidateAddress(c, zero); err == nil {
+			t.Errorf("Validator accepted %s's zero address", c)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stablecashier/cashier/address"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/evm"
+	"github.com/stablecashier/cashier/lease"
 	"github.com/stablecashier/cashier/payoutcontract"
 )
 
@@ -30,6 +31,10 @@ type DeploySpec struct {
 	WebhookURL string
 	DryRun     bool
 	Sandbox    bool
+	// Wait is how long to wait for the lease of the service's work that
+	// sends from the deploying account (the network's payout executor for
+	// the executor key) when a serving instance holds it; 0: refuse at once.
+	Wait time.Duration
 }
 
 // DeployTx is one creation transaction, sent or priced.
@@ -170,13 +175,30 @@ func DeployContracts(ctx context.Context, st cashier.Store, keys ServiceKeys, cf
 	ecfg := evm.Config{Chain: c, ChainID: uint64(n.EVMChainID), URLs: urls, Clock: clock, Confirmations: uint64(max(1, n.Confirmations))}
 	if !s.DryRun {
 		// The deployer's nonces go through the same journal as the service's
-		// sends from that key, so a crash or a concurrent payout cannot
-		// reuse one.
-		j, err := evm.OpenFileJournal(filepath.Join(cfg.Data, "journal", strings.ToLower(string(c))), uint64(n.EVMChainID), from)
+		// sends from that key (the store's on PostgreSQL, the file under
+		// DATA/journal otherwise), under the same lease as the service's
+		// worker sending from it: while the deploy holds it no instance
+		// signs from that account, and the worker that takes it next opens
+		// the journal afresh, finding the deploy's transactions.
+		var name string
+		switch {
+		case strings.EqualFold(from, address.Format(c, execAddr)):
+			name = payoutLease(c)
+		case strings.EqualFold(from, KeyAddress(c, sweeper)):
+			name = sweepLease(c)
+		}
+		if name != "" {
+			release, err := holdDeployLease(ctx, st, cfg, name, s.Wait, clock)
+			if err != nil {
+				return nil, err
+			}
+			defer release()
+		}
+		j, closeJournal, err := OpenNonceJournal(st, cfg.DatabaseURL, filepath.Join(cfg.Data, "journal", strings.ToLower(string(c))), uint64(n.EVMChainID), from)
 		if err != nil {
 			return nil, err
 		}
-		defer j.Close()
+		defer closeJournal()
 		ecfg.Key, ecfg.Journal = deployer, j
 	}
 	cl, err := evm.New(ecfg)
@@ -212,6 +234,69 @@ func DeployContracts(ctx context.Context, st cashier.Store, keys ServiceKeys, cf
 	}
 	res.ContractID, res.ContractNum, res.Status = k.ID, strconv.FormatInt(k.Num, 10), string(k.Status)
 	return res, nil
+}
+
+// holdDeployLease takes lease name (the service's work sending from the
+// deploying account) for the deploy, waiting up to wait while another
+// live holder has it, and keeps it renewed until release is called. A
+// holder known to have exited (an instance of this data directory whose
+// lock is free) is released on its behalf at once.
+func holdDeployLease(ctx context.Context, st cashier.Store, cfg config.Config, name string, wait time.Duration, clock cashier.Clock) (release func(), err error) {
+	ls, ok := any(st).(cashier.Leases)
+	if !ok {
+		return func() {}, nil // a store without leases runs one process
+	}
+	ttl := cfg.LeaseTTL
+	if ttl <= 0 {
+		ttl = lease.DefaultTTL
+	}
+	holder := "deploy-" + lease.InstanceID()
+	deadline := clock.Now().Add(wait)
+	var l cashier.Lease
+	for {
+		now := clock.Now()
+		got, held, err := ls.AcquireLease(ctx, name, holder, now, ttl)
+		if err != nil {
+			return nil, fmt.Errorf("contract deploy: lease %s: %w", name, err)
+		}
+		if held {
+			l = got
+			break
+		}
+		if deadLocal(cfg.Data, got.Holder) && ls.ReleaseLease(ctx, got) == nil {
+			continue
+		}
+		if !now.Before(deadline) {
+			return nil, cashier.Errorf(cashier.EInvalidStatus, "contract deploy: %s is held by instance %s (until %s): it sends from the deploying account, "+
+				"and a deploy beside it could take one of its nonces. Stop that work (stop the serving instances), give --wait to wait for it, "+
+				"or deploy from another account with --key-file", name, got.Holder, got.Expires.UTC().Format(time.RFC3339))
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(min(ttl/3, deadline.Sub(now))):
+		}
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(ttl / 3):
+			}
+			if nl, err := ls.RenewLease(context.WithoutCancel(ctx), l, clock.Now(), ttl); err == nil {
+				l = nl
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		ls.ReleaseLease(context.WithoutCancel(ctx), l)
+	}, nil
 }
 
 // dryRun prices both creations as from would send them now: the factory

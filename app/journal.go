@@ -19,8 +19,15 @@ import (
 // Moving to PostgreSQL, the unsettled sends of a file journal left in dir
 // are copied into the store first, so none is forgotten.
 func (s *Service) openJournal(dir string, chainID uint64, account string) (evm.Journal, func() error, error) {
-	tj, shared := any(s.Store).(cashier.TxJournals)
-	if s.Config.DatabaseURL == "" || !shared {
+	return OpenNonceJournal(s.Store, s.Config.DatabaseURL, dir, chainID, account)
+}
+
+// OpenNonceJournal is the nonce journal of account as every sender of the
+// service opens it (the executor, the sweeper, contract deploy): the
+// store's on PostgreSQL (databaseURL set), the file in dir otherwise.
+func OpenNonceJournal(st cashier.Store, databaseURL, dir string, chainID uint64, account string) (evm.Journal, func() error, error) {
+	tj, shared := any(st).(cashier.TxJournals)
+	if databaseURL == "" || !shared {
 		j, err := evm.OpenFileJournal(dir, chainID, account)
 		if err != nil {
 			return nil, nil, err

@@ -200,3 +200,88 @@ func CheckContract(ctx context.Context, st cashier.Store, chains map[cashier.Cha
 	})
 	return k, err
 }
+
+// Proof is what a registration rests on, for the dashboard and the CLI:
+// the merchant's own signer proven on chain, the shared service signer
+// confirmed by the operator (a registration from before ownership
+// proofs), or nothing yet (such a registration, unconfirmed: its payouts
+// wait).
+type Proof string
+
+const (
+	ProofMerchantSigner Proof = "proven"
+	ProofConfirmed      Proof = "confirmed"
+	ProofNone           Proof = "unproven"
+)
+
+// ContractProof tells what k's registration rests on: k.Signer empty is a
+// registration from before ownership proofs; a signer that is not the
+// merchant's own can only be the service signer an operator confirmed
+// (ConfirmContract), since a merchant signer is never a service key.
+func ContractProof(ctx context.Context, st cashier.Reader, k *cashier.Contract) Proof {
+	if k.Signer == "" {
+		return ProofNone
+	}
+	if s, err := st.MerchantSigner(ctx, k.MerchantID, k.Chain); err == nil && strings.EqualFold(s.Address, k.Signer) {
+		return ProofMerchantSigner
+	}
+	return ProofConfirmed
+}
+
+// ConfirmContract is the operator's confirmation of a registration made
+// before ownership proofs: having checked whose the contract is (its
+// owner, returned here as read on chain), the operator lets the network's
+// shared service signer sign its batches, which until then wait. The
+// contract must still be the committed CashierPayout naming that service
+// signer; nothing changes otherwise. A contract proven with its merchant's
+// signer needs no confirmation.
+func ConfirmContract(ctx context.Context, st cashier.Store, chains map[cashier.Chain]cashier.ChainClient, keys ServiceKeys, id string) (*cashier.Contract, string, error) {
+	k, err := st.Contract(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	if p := ContractProof(ctx, st, k); p == ProofMerchantSigner {
+		return nil, "", cashier.Errorf(cashier.EInvalid, "contract %s is proven with its merchant's own signer %s: there is nothing to confirm", k.ID, k.Signer)
+	}
+	key, err := keys.Key(ctx, k.Chain, cashier.KeySigner)
+	if cashier.ErrorCode(err) == cashier.ENotFound {
+		return nil, "", cashier.Errorf(cashier.EInvalid, "the service has no signer key on %s, which contract %s would be signed with: "+
+			"have its owner call setSigner with the merchant's signer and run cashier contract check --id %s instead", k.Chain, k.ID, k.ID)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	service := KeyAddress(k.Chain, key)
+	rd, err := ContractReaderFor(chains, k.Chain)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := checkCode(ctx, rd, k.Chain, k.Address, payoutcontract.ArtifactPayout, "payout contract"); err != nil {
+		return nil, "", err
+	}
+	got, err := viewAddress(ctx, rd, k.Chain, k.Address, payoutABI.PackSigner())
+	if err != nil {
+		return nil, "", err
+	}
+	if !strings.EqualFold(got, service) {
+		return nil, "", cashier.Errorf(cashier.EInvalid, "payout contract %s on %s names signer %s, not the service signer %s: nothing to confirm; "+
+			"if it names the merchant's signer, run cashier contract check --id %s", k.Address, k.Chain, got, service, k.ID)
+	}
+	owner, err := viewAddress(ctx, rd, k.Chain, k.Address, payoutABI.PackOwner())
+	if err != nil {
+		return nil, "", err
+	}
+	err = st.Update(ctx, func(tx cashier.Tx) error {
+		cur, err := tx.Contract(ctx, id)
+		if err != nil {
+			return err
+		}
+		if cur.Signer != k.Signer {
+			return cashier.Errorf(cashier.EInvalidStatus, "contract %s changed meanwhile; run the command again", id)
+		}
+		cur.Signer = service
+		k = cur
+		return tx.UpdateContract(ctx, cur)
+	})
+	return k, owner, err
+}

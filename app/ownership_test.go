@@ -266,12 +266,36 @@ func TestRegistrationProvesOwnership(t *testing.T) {
 			if got, _ := st.Contract(ctx, old.ID); got.Signer != "" {
 				t.Fatalf("a failed check changed the signer to %q", got.Signer)
 			}
+			// Until proven again or confirmed, it is flagged and its
+			// payouts wait; the operator's confirmation checks the chain
+			// (code, and signer() the service signer) and records the
+			// service signer, which then signs for it.
+			keys := ServiceKeys{Store: st}
+			if p := ContractProof(ctx, st, old); p != ProofNone {
+				t.Fatalf("a legacy registration's proof: %s", p)
+			}
+			_, _, err = ConfirmContract(ctx, st, map[cashier.Chain]cashier.ChainClient{}, keys, old.ID)
+			refused("confirming without the network's node", err, "checked on chain")
+			confirmed, owner, err := ConfirmContract(ctx, st, chains, keys, old.ID)
+			if err != nil || confirmed.Signer != KeyAddress(c, serviceSigner) || owner != address.Format(c, crypto.PubkeyToAddress(legacyOwner.PublicKey)) {
+				t.Fatalf("confirm: %+v owner %s, %v", confirmed, owner, err)
+			}
+			if got, _ := st.Contract(ctx, old.ID); got.Signer != KeyAddress(c, serviceSigner) || ContractProof(ctx, st, got) != ProofConfirmed {
+				t.Fatalf("after the confirmation: %+v", got)
+			}
+			_, _, err = ConfirmContract(ctx, st, chains, keys, k.ID)
+			refused("confirming a proven registration", err, "nothing to confirm")
+			if p := ContractProof(ctx, st, k); p != ProofMerchantSigner {
+				t.Fatalf("a proven registration's proof: %s", p)
+			}
 			thiefSigner, err := MerchantSigner(ctx, st, thief.ID, c, clock)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ts, _ := address.Parse(c, thiefSigner.Address)
 			ch.exec(t, legacyOwner, legacy, bindings.NewCashierPayout().PackSetSigner(ts))
+			_, _, err = ConfirmContract(ctx, st, chains, keys, old.ID)
+			refused("confirming a contract that names another signer", err, "not the service signer")
 			got, err := CheckContract(ctx, st, chains, old.ID, clock)
 			if err != nil || got.Signer != thiefSigner.Address {
 				t.Fatalf("check after setSigner: %+v %v", got, err)

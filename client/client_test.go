@@ -199,3 +199,16 @@ func TestWidgetURLMatchesReferenceVector(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", u, want)
 	}
 }
+
+// OrderToken is the widget URL signing of apiKey, orderNo, amount and the
+// extra parameters, in that order, as the service verifies it.
+func TestOrderToken(t *testing.T) {
+	tok := OrderToken("pk_1", "sk_1", "INV 1", "10.00", sign.WidgetParam{Key: "custNo", Value: "C@1"})
+	vals, err := sign.VerifyWidgetQuery("sk_1", tok)
+	if err != nil || vals.Get("apiKey") != "pk_1" || vals.Get("orderNo") != "INV 1" || vals.Get("amount") != "10.00" || vals.Get("custNo") != "C@1" {
+		t.Fatalf("token %q: %v %v", tok, vals, err)
+	}
+	if _, err := sign.VerifyWidgetQuery("sk_2", tok); err == nil {
+		t.Fatal("verified under another key")
+	}
+}

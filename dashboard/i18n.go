@@ -146,6 +146,8 @@ var messages = map[string][2]string{
 	"refuse":                       {"Refuse selected", "拒绝所选"},
 	"register":                     {"Register contract", "登记合约"},
 	"signer":                       {"Signer", "签名地址"},
+	"proof.unproven":               {"Registered before ownership proofs and not proven: its payouts wait. Audit whose it is, then prove it with the merchant's signer or confirm it:", "在所有权证明之前登记且未经证明：其代付将等待。请核实合约归属，然后用商户签名者证明或由运营者确认："},
+	"proof.confirmed":              {"Registered before ownership proofs; confirmed by the operator: the shared service signer signs its batches.", "在所有权证明之前登记，已由运营者确认：由共享的服务签名者签署其批次。"},
 	"signer.help":                  {"The contract must name this network's signer (constructor argument signer, or setSigner by its owner); registration checks its code and signer on chain.", "合约的 signer 必须是下表中该网络的地址(部署参数 signer,或由所有者调用 setSigner);登记时会在链上核对合约代码和 signer。"},
 	"resend":                       {"Resend", "重新发送"},
 	"review.queue":                 {"Payouts awaiting review", "待审核代付"},

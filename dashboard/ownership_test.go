@@ -87,4 +87,21 @@ func TestContractFormProvesOwnership(t *testing.T) {
 	if len(ks) != 1 || ks[0].Address != mine || ks[0].Signer != signer.Hex() {
 		t.Fatalf("registered %+v", ks)
 	}
+
+	// A registration from before ownership proofs (no recorded signer) is
+	// flagged on the page with what to run; the proven one is not.
+	old := &cashier.Contract{ID: "k_legacy", MerchantID: thief.ID, Chain: cashier.ChainETH, Address: victim, Status: cashier.ContractActive, CreatedAt: ks[0].CreatedAt}
+	if err := sb.Service.Store.Update(ctx, func(tx cashier.Tx) error { return tx.CreateContract(ctx, old) }); err != nil {
+		t.Fatal(err)
+	}
+	res, err = u.c.Get(e.srv.URL + "/dashboard/integration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if n := strings.Count(string(page), `data-proof="unproven"`); n != 1 || !strings.Contains(string(page), "cashier contract confirm --id k_legacy") ||
+		strings.Contains(string(page), "contract confirm --id "+ks[0].ID) {
+		t.Fatalf("the page flags %d registrations as unproven:\n%s", n, page)
+	}
 }

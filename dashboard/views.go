@@ -25,13 +25,27 @@ func ms(t time.Time) int64 {
 // a page show "unavailable" instead of hanging.
 const chainTimeout = 3 * time.Second
 
+// contractProof is what a registration rests on (as app.ContractProof):
+// "unproven" for one made before ownership proofs that nobody proved again
+// or confirmed (its payouts wait), "confirmed" for one the operator let
+// the shared service signer sign, "proven" for the merchant's own signer.
+func (s *Server) contractProof(ctx context.Context, k *cashier.Contract) string {
+	if k.Signer == "" {
+		return "unproven"
+	}
+	if ms, err := s.Store.MerchantSigner(ctx, k.MerchantID, k.Chain); err == nil && strings.EqualFold(ms.Address, k.Signer) {
+		return "proven"
+	}
+	return "confirmed"
+}
+
 // contractJSON is a contract with its balance per token and, for
 // allowance mode, the wallets that approved it (those its allowance-mode
 // payouts named) with their allowances, when the network has a client.
 func (s *Server) contractJSON(r *http.Request, k *cashier.Contract) map[string]any {
 	out := map[string]any{"contractId": k.ID, "merchantId": k.MerchantID, "chainId": k.Chain, "address": k.Address,
 		"webhookUrl": k.WebhookURL, "status": k.Status, "createdAt": ms(k.CreatedAt),
-		"explorerUrl": s.explorer(k.Chain, "address", k.Address)}
+		"explorerUrl": s.explorer(k.Chain, "address", k.Address), "signer": k.Signer, "proof": s.contractProof(r.Context(), k)}
 	if _, ok := s.Chains[k.Chain]; !ok {
 		out["chainConfigured"] = false
 		return out

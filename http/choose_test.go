@@ -36,7 +36,7 @@ func TestChooseNetwork(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	e.allowOrigins(t, shopOrigin)
-	a := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderNo": "CH-1",
+	a := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderToken": orderToken("CH-1", "20"),
 		"defaultChainId": "ARB", "defaultCurrency": "USDC"})
 	if !a.body.Success {
 		t.Fatalf("open order: %+v", a)
@@ -62,13 +62,14 @@ func TestChooseNetwork(t *testing.T) {
 	if strings.Contains(page, `id="qr" class="qr" src="data:`) {
 		t.Fatal("a QR code before the choice")
 	}
-	// The same request again: the same order; with a fixed chainId: another.
-	if again := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderNo": "CH-1",
-		"defaultChainId": "ARB", "defaultCurrency": "USDC"}); again.body.Data.OrderID != id {
+	// The same request again (the browser that created it): the same
+	// order; with a fixed chainId: another.
+	if again := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderToken": orderToken("CH-1", "20"),
+		"resumeToken": a.body.Data.ResumeToken, "defaultChainId": "ARB", "defaultCurrency": "USDC"}); again.body.Data.OrderID != id {
 		t.Fatalf("repeated open order: %+v", again)
 	}
-	if other := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderNo": "CH-1",
-		"chainId": "ARB", "symbol": "USDC"}); other.status != 409 {
+	if other := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderToken": orderToken("CH-1", "20"),
+		"resumeToken": a.body.Data.ResumeToken, "chainId": "ARB", "symbol": "USDC"}); other.status != 409 {
 		t.Fatalf("a fixed order under an open order's number: %+v", other)
 	}
 	// Bad choices change nothing.
@@ -130,7 +131,7 @@ func TestChooseSwitchPaidBefore(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	e.allowOrigins(t, shopOrigin)
-	a := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderNo": "CH-SW"})
+	a := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "20", "orderToken": orderToken("CH-SW", "20")})
 	if !a.body.Success {
 		t.Fatalf("open order: %+v", a)
 	}

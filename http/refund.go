@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -143,12 +144,21 @@ func (s *server) handleRefundAddress(w http.ResponseWriter, r *http.Request, _ *
 		addr = strings.TrimSpace(r.PostForm.Get("address"))
 	}
 	f, err := s.svc.SetRefundAddress(r.Context(), r.PathValue("refundId"), addr)
+	if err != nil && cashier.ErrorMessage(err) == orders.RefundNotYetMessage {
+		// The link holder sees only that; the detail (the contract's funds,
+		// its whitelist) is the merchant's: here, in the refund's
+		// failReason, its webhook and the dashboard.
+		s.log.Warn("refund link: the customer's address was not taken; the refund waits for the merchant",
+			"refund", r.PathValue("refundId"), "detail", errors.Unwrap(err))
+	}
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		if err != nil {
 			s.writePageJSON(w, r, nil, err)
 			return nil
 		}
-		s.writePageJSON(w, r, s.newRefund(r, f), nil)
+		out := s.newRefund(r, f)
+		out.FailReason = "" // the payout's reason is the merchant's
+		s.writePageJSON(w, r, out, nil)
 		return nil
 	}
 	if err != nil {

@@ -64,7 +64,7 @@ func TestPageStatesScreenshots(t *testing.T) {
 	// A browser-created order without chainId and currency: the customer
 	// chooses the network and token first.
 	e.allowOrigins(t, shopOrigin)
-	ch := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "25.50", "orderNo": "SHOT-CHOOSE"})
+	ch := e.sdkOrder(t, shopOrigin, map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "25.50", "orderToken": orderToken("SHOT-CHOOSE", "25.50")})
 	if !ch.body.Success {
 		t.Fatalf("open order: %+v", ch)
 	}

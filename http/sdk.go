@@ -3,6 +3,7 @@ package http
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -36,7 +37,75 @@ const (
 
 // sdkOrderFields are the fields the SDK sends.
 var sdkOrderFields = []string{"apiKey", "cashierId", "orderNo", "amount", "symbol", "chainId", "redirectUrl", "custNo",
-	"defaultChainId", "defaultCurrency"}
+	"defaultChainId", "defaultCurrency", "orderToken", "resumeToken"}
+
+// A browser can never choose, reach or cancel an order number of the
+// merchant's on its own: the publishable key is public. An orderNo from
+// the page needs the merchant's orderToken, the widget URL signing
+// (sign.SignWidget, HMAC-SHA256 under the secret key) of a query naming at
+// least apiKey, orderNo and amount, made by the merchant's server; the
+// token's values bind the order (custNo, cashierId, chainId, symbol too
+// when it names them). Without one the service numbers the order. An
+// existing order is handed out again only with the resumeToken its
+// creation returned, which only the browser that created it holds.
+
+// resumeToken is the capability of the browser that created o: an HMAC of
+// the order's id under a key derived from the merchant's secret key, so
+// it needs no storage and no one else can compute it.
+func resumeToken(m *cashier.Merchant, o *cashier.CollectionOrder) string {
+	return sign.HMAC(sign.HMAC(m.SecretKey, "cashier browser order resume"), o.ID)
+}
+
+// applyOrderToken verifies the merchant's orderToken and binds req to its
+// values: each value the token names must equal the request's (an absent
+// request value takes the token's).
+func (s *server) applyOrderToken(m *cashier.Merchant, apiKey, token string, req *orders.CollectionRequest) *sdkError {
+	vals, err := sign.VerifyWidgetQuery(m.SecretKey, token, s.cfg.Encodings...)
+	if err != nil {
+		return &sdkError{http.StatusUnauthorized, sdkSignature, "orderToken is not signed with the merchant's secret key"}
+	}
+	if vals.Get("apiKey") != apiKey {
+		return &sdkError{http.StatusUnauthorized, sdkSignature, "orderToken was issued for another apiKey"}
+	}
+	if vals.Get("orderNo") == "" || vals.Get("amount") == "" {
+		return &sdkError{http.StatusBadRequest, sdkParam, "orderToken must name orderNo and amount"}
+	}
+	mismatch := func(field string) *sdkError {
+		return &sdkError{http.StatusBadRequest, sdkParam, field + " differs from the orderToken's"}
+	}
+	for _, b := range []struct {
+		field string
+		dst   *string
+	}{{"orderNo", &req.OrderNo}, {"custNo", &req.CustNo}, {"cashierId", &req.CashierID}} {
+		if v := vals.Get(b.field); v != "" {
+			if *b.dst != "" && *b.dst != v {
+				return mismatch(b.field)
+			}
+			*b.dst = v
+		}
+	}
+	want, err1 := new(big.Rat).SetString(vals.Get("amount"))
+	got, err2 := new(big.Rat).SetString(req.Amount)
+	if req.Amount == "" {
+		req.Amount, got, err2 = vals.Get("amount"), want, err1
+	}
+	if !err1 || !err2 || want.Cmp(got) != 0 {
+		return mismatch("amount")
+	}
+	if v := vals.Get("chainId"); v != "" {
+		a, errA := cashier.ParseChain(v)
+		b, errB := cashier.ParseChain(req.ChainID)
+		if errA != nil || errB != nil || a != b || req.ChooseChain {
+			return mismatch("chainId")
+		}
+	}
+	for _, k := range []string{"symbol", "currency"} {
+		if v := vals.Get(k); v != "" && (!strings.EqualFold(v, req.Symbol) || req.ChooseToken) {
+			return mismatch(k)
+		}
+	}
+	return nil
+}
 
 type sdkError struct {
 	status int
@@ -79,6 +148,7 @@ func (s *server) handleSDKOrder(w http.ResponseWriter, r *http.Request, _ *call)
 	}
 	f := newFields(p, "", UnknownIgnore, sdkOrderFields...)
 	key := f.str("apiKey", true)
+	orderToken, resume := f.str("orderToken", false), f.str("resumeToken", false)
 	req := orders.CollectionRequest{
 		CashierID: f.str("cashierId", true), OrderNo: f.str("orderNo", false), Amount: f.amount("amount"),
 		Symbol: f.str("symbol", false), ChainID: f.str("chainId", false), RedirectURL: f.str("redirectUrl", false),
@@ -127,25 +197,59 @@ func (s *server) handleSDKOrder(w http.ResponseWriter, r *http.Request, _ *call)
 		s.sdkFail(w, r, sdkError{http.StatusTooManyRequests, sdkNetwork, "too many orders from this address; retry later"})
 		return nil
 	}
-	if req.OrderNo == "" {
-		var b [8]byte
-		rand.Read(b[:])
-		req.OrderNo = "W" + strings.ToUpper(hex.EncodeToString(b[:]))
-	}
-	o, err := s.svc.CreateCollection(r.Context(), m, req)
-	if cashier.ErrorCode(err) == cashier.EDuplicate {
-		// The same orderNo again (a reload of the merchant's page, two
-		// clicks): the same order, never a second; a different request
-		// under that number is refused.
-		o, err = s.store.CollectionByOrderNo(r.Context(), m.ID, req.OrderNo)
-		if err == nil && !sameSDKOrder(o, req) {
-			s.sdkFail(w, r, sdkError{http.StatusConflict, sdkParam, "order " + req.OrderNo + " exists already with other details"})
+	signed := orderToken != ""
+	if signed {
+		if e := s.applyOrderToken(m, key, orderToken, &req); e != nil {
+			s.sdkFail(w, r, *e)
 			return nil
 		}
 	}
-	if err != nil {
-		s.sdkFail(w, r, sdkErrorOf(err))
+	var o *cashier.CollectionOrder
+	if resume != "" {
+		// The browser that created the order asks for it again (a reload):
+		// its resumeToken is the proof; nobody else gets the page.
+		if req.OrderNo == "" {
+			s.sdkFail(w, r, sdkError{http.StatusBadRequest, sdkParam, "resumeToken goes with the orderNo it was issued for"})
+			return nil
+		}
+		prev, err := s.store.CollectionByOrderNo(r.Context(), m.ID, req.OrderNo)
+		switch {
+		case err == nil && sign.Equal(resume, resumeToken(m, prev)):
+			if !sameSDKOrder(prev, req) {
+				s.sdkFail(w, r, sdkError{http.StatusConflict, sdkParam, "order " + req.OrderNo + " exists already with other details"})
+				return nil
+			}
+			o = prev
+		case err == nil || (cashier.ErrorCode(err) == cashier.ENotFound && !signed):
+			s.sdkFail(w, r, sdkError{http.StatusForbidden, sdkSignature, "order " + req.OrderNo + " was not created in this browser"})
+			return nil
+		case cashier.ErrorCode(err) != cashier.ENotFound:
+			s.sdkFail(w, r, sdkErrorOf(err))
+			return nil
+		}
+	} else if req.OrderNo != "" && !signed {
+		s.sdkFail(w, r, sdkError{http.StatusForbidden, sdkSignature, "an orderNo chosen by the page needs the merchant's orderToken " +
+			"(signed by the merchant's server); without one, leave orderNo out and the service numbers the order"})
 		return nil
+	}
+	if o == nil {
+		if req.OrderNo == "" {
+			var b [8]byte
+			rand.Read(b[:])
+			req.OrderNo = "W" + strings.ToUpper(hex.EncodeToString(b[:]))
+		}
+		var err error
+		o, err = s.svc.CreateCollection(r.Context(), m, req)
+		if cashier.ErrorCode(err) == cashier.EDuplicate {
+			// The number is taken (by the merchant's API, or by a browser
+			// that holds its resumeToken): never handed out to this one.
+			s.sdkFail(w, r, sdkError{http.StatusConflict, sdkParam, "order " + req.OrderNo + " exists already; it opens only in the browser that created it"})
+			return nil
+		}
+		if err != nil {
+			s.sdkFail(w, r, sdkErrorOf(err))
+			return nil
+		}
 	}
 	st := o.Status
 	if st == cashier.CollectionExpired || (st == cashier.CollectionPending && !s.clock.Now().Before(o.ExpireAt)) {
@@ -156,7 +260,7 @@ func (s *server) handleSDKOrder(w http.ResponseWriter, r *http.Request, _ *call)
 	q := url.Values{"embed": {"1"}, "origin": {origin}}
 	s.writeJSON(w, http.StatusOK, map[string]any{"success": true, "code": 0, "data": map[string]any{
 		"orderNo": o.OrderNo, "orderId": o.ID, "payUrl": payURL, "embedUrl": payURL + "?" + q.Encode(),
-		"status": string(o.Status), "txId": o.TxID, "expireTime": cashier.Millis(o.ExpireAt),
+		"status": string(o.Status), "txId": o.TxID, "expireTime": cashier.Millis(o.ExpireAt), "resumeToken": resumeToken(m, o),
 	}})
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/sign"
 )
 
 const shopOrigin = "http://shop.test:8081"
@@ -37,7 +38,7 @@ type sdkAnswer struct {
 		Success bool
 		Code    int
 		Message string
-		Data    struct{ OrderNo, OrderID, PayURL, EmbedURL, Status string }
+		Data    struct{ OrderNo, OrderID, PayURL, EmbedURL, Status, ResumeToken string }
 	}
 }
 
@@ -67,7 +68,7 @@ func (e *env) sdkOrder(t *testing.T, origin string, body map[string]any) sdkAnsw
 // follows the list), within the amount bounds, per-IP limited, marked as
 // browser-created, and one order per orderNo.
 func TestSDKOrders(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.RateLimits.BrowserOrders = 6 })
+	e := newEnv(t, func(c *Config) { c.RateLimits.BrowserOrders = 20 })
 	ctx := context.Background()
 	body := func(over map[string]any) map[string]any {
 		b := map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "12.50", "symbol": "USDT", "chainId": "ETH"}
@@ -90,18 +91,40 @@ func TestSDKOrders(t *testing.T) {
 	if c, _ := e.store.Collection(ctx, "x"); c != nil {
 		t.Fatal("unexpected order")
 	}
-	a := e.sdkOrder(t, shopOrigin, body(map[string]any{"orderNo": "SDK-1"}))
-	if a.status != 200 || a.cors != shopOrigin || !a.body.Success || a.body.Data.OrderNo != "SDK-1" ||
+	// The merchant's own number comes with the orderToken its server signed.
+	tok := orderToken("SDK-1", "12.50")
+	a := e.sdkOrder(t, shopOrigin, body(map[string]any{"orderToken": tok}))
+	if a.status != 200 || a.cors != shopOrigin || !a.body.Success || a.body.Data.OrderNo != "SDK-1" || a.body.Data.ResumeToken == "" ||
 		!strings.Contains(a.body.Data.EmbedURL, "embed=1&origin=http%3A%2F%2Fshop.test%3A8081") {
 		t.Fatalf("allowed origin: %+v", a)
 	}
-	// The same orderNo again: the same order.
-	again := e.sdkOrder(t, shopOrigin, body(map[string]any{"orderNo": "SDK-1"}))
+	// The same request again from the browser that created it (its
+	// resumeToken): the same order.
+	again := e.sdkOrder(t, shopOrigin, body(map[string]any{"orderToken": tok, "resumeToken": a.body.Data.ResumeToken}))
 	if again.status != 200 || again.body.Data.OrderID != a.body.Data.OrderID {
 		t.Fatalf("repeated orderNo: %+v, first %+v", again, a)
 	}
-	if other := e.sdkOrder(t, shopOrigin, body(map[string]any{"orderNo": "SDK-1", "amount": "99"})); other.status != 409 || other.body.Code != sdkParam {
-		t.Fatalf("repeated orderNo with another amount: %+v", other)
+	// Anyone else, even holding the token: no page, no order.
+	for name, extra := range map[string]map[string]any{
+		"the token alone":       {"orderToken": tok},
+		"a wrong resumeToken":   {"orderToken": tok, "resumeToken": strings.Repeat("0", 64)},
+		"orderNo and a guess":   {"orderNo": "SDK-1", "resumeToken": strings.Repeat("0", 64)},
+		"the unsigned orderNo":  {"orderNo": "SDK-1"},
+		"another amount signed": {"orderToken": tok, "amount": "99"},
+	} {
+		if got := e.sdkOrder(t, shopOrigin, body(extra)); got.status < 400 || got.body.Success || got.body.Data.PayURL != "" {
+			t.Fatalf("%s: %+v", name, got)
+		}
+	}
+	if other := e.sdkOrder(t, shopOrigin, body(map[string]any{"orderToken": tok, "resumeToken": a.body.Data.ResumeToken, "amount": "99"})); other.status != 400 || other.body.Code != sdkParam {
+		t.Fatalf("the creator asking for another amount: %+v", other)
+	}
+	if forged := e.sdkOrder(t, shopOrigin, body(map[string]any{"orderToken": sign.SignWidget(secretKey2, []sign.WidgetParam{{Key: "apiKey", Value: apiKey},
+		{Key: "orderNo", Value: "SDK-2"}, {Key: "amount", Value: "12.50"}})})); forged.status != 401 || forged.body.Code != sdkSignature {
+		t.Fatalf("an orderToken signed with another key: %+v", forged)
+	}
+	if _, err := e.store.CollectionByOrderNo(ctx, "m_1", "SDK-2"); cashier.ErrorCode(err) != cashier.ENotFound {
+		t.Fatalf("a forged token created an order: %v", err)
 	}
 	// Generated orderNo, bounds, wrong key, unknown cashier.
 	if gen := e.sdkOrder(t, shopOrigin, body(nil)); gen.status != 200 || !strings.HasPrefix(gen.body.Data.OrderNo, "W") {
@@ -149,13 +172,71 @@ func TestSDKOrders(t *testing.T) {
 	if st := e.pageStatusOfOrder(t, &pageOrder{id: a.body.Data.OrderID}); st.BackURL != shopOrigin+"/" {
 		t.Fatalf("back URL %q", st.BackURL)
 	}
-	// Per-IP limit: 6 a minute, counted over the accepted origin's calls.
+	// Per-IP limit: 20 a minute, counted over the accepted origin's calls.
 	limited := false
-	for i := 0; i < 8 && !limited; i++ {
+	for i := 0; i < 30 && !limited; i++ {
 		limited = e.sdkOrder(t, shopOrigin, body(nil)).status == http.StatusTooManyRequests
 	}
 	if !limited {
 		t.Fatal("no per-IP limit on browser-created orders")
+	}
+}
+
+// orderToken is what the merchant's server gives its page for a browser
+// order of its own number: the widget URL signing of apiKey, orderNo and
+// amount under the secret key.
+func orderToken(orderNo, amount string) string {
+	return sign.SignWidget(secretKey, []sign.WidgetParam{{Key: "apiKey", Value: apiKey}, {Key: "orderNo", Value: orderNo}, {Key: "amount", Value: amount}})
+}
+
+// The attack of the review: with allowed origins set, a stranger holding
+// the public key can neither take the merchant's order number (the
+// merchant's signed create of INV-1002 then works), nor reach or cancel
+// the order once the merchant created it, nor get the page of a browser
+// order created by another browser; an unsigned request gets a number of
+// the service's.
+func TestSDKOrdersCannotTakeTheMerchantsNumbers(t *testing.T) {
+	e := newEnv(t, nil)
+	e.allowOrigins(t, shopOrigin)
+	ctx := context.Background()
+	stranger := func(over map[string]any) sdkAnswer {
+		b := map[string]any{"apiKey": apiKey, "cashierId": cashierID, "amount": "1.00", "symbol": "USDT", "chainId": "ETH"}
+		for k, v := range over {
+			b[k] = v
+		}
+		return e.sdkOrder(t, shopOrigin, b)
+	}
+	if a := stranger(map[string]any{"orderNo": "INV-1002"}); a.status != 403 || a.body.Code != sdkSignature || a.body.Data.PayURL != "" {
+		t.Fatalf("an unsigned orderNo: %+v", a)
+	}
+	if _, err := e.store.CollectionByOrderNo(ctx, "m_1", "INV-1002"); cashier.ErrorCode(err) != cashier.ENotFound {
+		t.Fatalf("the stranger took INV-1002: %v", err)
+	}
+	api := e.pageOrder(t, "INV-1002", "100", "") // the merchant's signed create
+	for name, over := range map[string]map[string]any{
+		"unsigned":                {"orderNo": "INV-1002"},
+		"with a made-up resume":   {"orderNo": "INV-1002", "resumeToken": "x"},
+		"with another order's":    {"orderNo": "INV-1002", "resumeToken": stranger(nil).body.Data.ResumeToken},
+		"with the order's amount": {"orderNo": "INV-1002", "amount": "100"},
+	} {
+		if a := stranger(over); a.status < 400 || a.body.Data.PayURL != "" || a.body.Data.OrderID != "" {
+			t.Fatalf("%s: the merchant's order reached: %+v", name, a)
+		}
+	}
+	if o, err := e.store.Collection(ctx, api.id); err != nil || o.Status != cashier.CollectionPending || o.Origin != "" {
+		t.Fatalf("the merchant's order after the attempts: %+v %v", o, err)
+	}
+	// Unsigned orders get the service's numbers, a new order each time.
+	one, two := stranger(nil), stranger(nil)
+	if one.status != 200 || two.status != 200 || !strings.HasPrefix(one.body.Data.OrderNo, "W") || one.body.Data.OrderNo == two.body.Data.OrderNo {
+		t.Fatalf("unsigned orders: %+v %+v", one, two)
+	}
+	// A browser order of another browser is not handed out by its number.
+	if a := stranger(map[string]any{"orderNo": one.body.Data.OrderNo}); a.status < 400 || a.body.Data.PayURL != "" {
+		t.Fatalf("another browser's order by its number: %+v", a)
+	}
+	if a := stranger(map[string]any{"orderNo": one.body.Data.OrderNo, "resumeToken": one.body.Data.ResumeToken}); a.status != 200 || a.body.Data.OrderID != one.body.Data.OrderID {
+		t.Fatalf("its own browser's reload: %+v", a)
 	}
 }
 

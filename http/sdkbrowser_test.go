@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,7 @@ var opts = {cashierId: q.get("cashierId"), amount: q.get("amount"), symbol: "USD
   lang: q.get("lang") || "en-US", theme: q.get("theme") || "light",
   callback: function (r) { window.results.push(r); }};
 if (q.get("orderNo")) opts.orderNo = q.get("orderNo");
+if (q.get("orderToken")) opts.orderToken = q.get("orderToken");
 window.handle = Cashier.init(document.getElementById("pay"), opts);
 </script></body></html>`
 
@@ -126,7 +128,12 @@ func TestSDKInBrowser(t *testing.T) {
 		}
 		return &pageOrder{no: no, id: o.ID, address: o.DepositAddress}
 	}
+	// The merchant's server signs its own order numbers for the page.
 	open := func(q string) {
+		qs, _ := url.ParseQuery(q)
+		if no := qs.Get("orderNo"); no != "" {
+			q += "&orderToken=" + url.QueryEscape(orderToken(no, qs.Get("amount")))
+		}
 		b.run("open the merchant page", chromedp.Navigate(shopURL+"/checkout?cashierId="+cashierID+"&"+q),
 			chromedp.WaitVisible("#pay iframe", chromedp.ByQuery))
 	}
@@ -147,6 +154,19 @@ func TestSDKInBrowser(t *testing.T) {
 	b.shot("sdk-cancelled-en-light-desktop", 1280, 900)
 	if o, _ := e.store.CollectionByOrderNo(ctx, "m_1", "SDK-CANCEL"); o.Status != cashier.CollectionCancelled || o.Origin != shopURL {
 		t.Fatalf("cancelled order: %+v", o)
+	}
+	// A reload of the merchant's page in the same browser: the same order
+	// (its resumeToken kept by the SDK in this browser).
+	open("amount=12.50&orderNo=SDK-CANCEL")
+	b.waitFrame(pageCancelled)
+	// The page's own number without the merchant's signature: refused, no
+	// order, no iframe.
+	b.run("open the merchant page unsigned", chromedp.Navigate(shopURL+"/checkout?cashierId="+cashierID+"&amount=4&orderNo=SDK-UNSIGNED"))
+	if got := b.results(1); !strings.Contains(got, `"code":1003`) {
+		t.Fatalf("callback for an unsigned orderNo: %s", got)
+	}
+	if _, err := e.store.CollectionByOrderNo(ctx, "m_1", "SDK-UNSIGNED"); cashier.ErrorCode(err) != cashier.ENotFound {
+		t.Fatalf("an unsigned orderNo was created: %v", err)
 	}
 
 	// 2. Paid: a partial payment first (the iframe asks for the rest), then

@@ -182,6 +182,10 @@ func (s *Service) payoutContract(ctx context.Context, m *cashier.Merchant, contr
 		if from, err = s.Addresses.ValidateAddress(k.Chain, fromAddress); err != nil {
 			return nil, 0, "", err
 		}
+		// The contract refuses to draw from itself (InvalidFrom).
+		if strings.EqualFold(from, k.Address) {
+			return nil, 0, "", cashier.Errorf(cashier.EInvalidAddress, "fromAddress is the payout contract itself")
+		}
 	}
 	return k, mode, from, nil
 }

@@ -2,6 +2,8 @@ package orders
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"time"
@@ -239,6 +241,7 @@ func (s *Service) payRefund(ctx context.Context, k *cashier.Contract, f *cashier
 		}
 		prev := f.Status
 		f.Address, f.PayoutID, f.Fee, f.Status, f.UpdatedAt = addr, po.ID, fee, cashier.RefundPending, now
+		f.FailReason = "" // an earlier address not taken is behind it
 		if !prev.CanTransition(f.Status) {
 			return cashier.Errorf(cashier.EInvalidStatus, "refund %s cannot go from %s to %s", f.RefundNo, prev, f.Status)
 		}
@@ -284,7 +287,7 @@ func (s *Service) SetRefundAddress(ctx context.Context, refundID, address string
 	}
 	k, err := s.refundContract(ctx, m, f.Chain)
 	if err != nil {
-		return nil, err
+		return nil, s.refundNotYet(ctx, f.ID, addr, err)
 	}
 	token, err := s.Registry.LookupToken(f.Chain, f.Symbol)
 	if err != nil {
@@ -307,9 +310,54 @@ func (s *Service) SetRefundAddress(ctx context.Context, refundID, address string
 		if cur, rerr := s.Store.Refund(ctx, refundID); rerr == nil && cur.Status != cashier.RefundAwaitingAddress && strings.EqualFold(cur.Address, addr) {
 			return cur, nil // a double submit of the same form
 		}
+		if merchantSide(err) {
+			return nil, s.refundNotYet(ctx, f.ID, addr, err)
+		}
 		return nil, err
 	}
 	return f, nil
+}
+
+// merchantSide reports whether err refuses a refund's payout for a reason
+// that is the merchant's to fix (the contract's funds or allowance, its
+// whitelist, no contract or payouts on the network), not the customer's.
+func merchantSide(err error) bool {
+	switch cashier.ErrorCode(err) {
+	case cashier.EInsufficientContr, cashier.EInsufficientFunds, cashier.EInsufficientAllow, cashier.ENotWhitelisted, cashier.EUnsupported:
+		return true
+	}
+	return false
+}
+
+// RefundNotYetMessage is all a refund link's holder is told when the
+// refund cannot be paid for a reason that is the merchant's: the
+// merchant's funds and settings are none of the link holder's business.
+const RefundNotYetMessage = "this refund cannot be sent yet; the merchant has been told. Please try again later"
+
+// refundNotYet records why the customer's address was not taken for the
+// merchant (the refund's failReason, with a refund webhook when it
+// changed; the refund still waits for an address) and returns the error
+// the link holder sees: RefundNotYetMessage, with the detail as its cause
+// for the service's log.
+func (s *Service) refundNotYet(ctx context.Context, refundID, addr string, cause error) error {
+	detail := "the customer's address " + addr + " was not taken: " + cashier.ErrorMessage(cause)
+	err := s.Store.Update(ctx, func(tx cashier.Tx) error {
+		f, err := tx.Refund(ctx, refundID)
+		if err != nil || f.Status != cashier.RefundAwaitingAddress || f.FailReason == detail {
+			return err
+		}
+		now := s.Clock.Now()
+		f.FailReason, f.UpdatedAt = detail, now
+		if err := tx.UpdateRefund(ctx, f); err != nil {
+			return err
+		}
+		return s.addRefundEvent(ctx, tx, f, now)
+	})
+	out := &cashier.Error{Code: cashier.EInvalidStatus, Message: RefundNotYetMessage, Err: cause}
+	if err != nil {
+		out.Err = errors.Join(cause, fmt.Errorf("recording it for the merchant: %w", err))
+	}
+	return out
 }
 
 // CancelRefund withdraws a refund link the customer has not used: the

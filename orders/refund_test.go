@@ -2,6 +2,7 @@ package orders_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,46 @@ func TestCancelRefundLink(t *testing.T) {
 	wantCode(t, err, cashier.EInvalidStatus)
 	if r2, err = f.svc.Refund(ctx, f.m, "R2"); err != nil || r2.Status != cashier.RefundPending {
 		t.Fatalf("the refused cancel changed %+v %v", r2, err)
+	}
+}
+
+// A refund link's address that the merchant's contract cannot pay yet (its
+// free funds are short) is not taken: the link holder is told only that
+// the refund cannot be sent yet, never the contract's funds; the merchant
+// gets the detail as the refund's failReason with a refund webhook (once
+// per distinct detail), and the refund still waits for an address. Once
+// funded, the same address is taken and the note is cleared.
+func TestRefundLinkShortOfFundsTellsOnlyTheMerchant(t *testing.T) {
+	f, _, pay := refundFixture(t)
+	ctx := context.Background()
+	pay(1, "USDT", "10", cashier.EffectCredited)
+	link, _, err := f.svc.CreateRefund(ctx, f.m, orders.RefundRequest{OrderNo: "O-1", RefundNo: "L1", Amount: "10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.funds.balance[strings.ToLower(contractAddr)] = units("7")
+	for range 2 {
+		_, err = f.svc.SetRefundAddress(ctx, link.ID, walletAddr)
+		if cashier.ErrorCode(err) != cashier.EInvalidStatus || cashier.ErrorMessage(err) != orders.RefundNotYetMessage ||
+			strings.Contains(cashier.ErrorMessage(err), "7.00") {
+			t.Fatalf("the link holder is told %q (%v), want only %q", cashier.ErrorMessage(err), err, orders.RefundNotYetMessage)
+		}
+		if cause := errors.Unwrap(err); cause == nil || !strings.Contains(cause.Error(), "7.00") {
+			t.Fatalf("the cause is lost for the service's log: %v", err)
+		}
+	}
+	got, err := f.st.Refund(ctx, link.ID)
+	if err != nil || got.Status != cashier.RefundAwaitingAddress || got.PayoutID != "" || got.Address != "" ||
+		!strings.Contains(got.FailReason, walletAddr) || !strings.Contains(got.FailReason, "7.00") {
+		t.Fatalf("the refund after the short attempt: %+v %v", got, err)
+	}
+	es, err := f.st.Events(ctx, cashier.EventFilter{OrderID: link.ID})
+	if err != nil || len(es) != 2 || es[0].Status != string(cashier.RefundAwaitingAddress) {
+		t.Fatalf("refund events %+v %v, want the link's and one for the address not taken", es, err)
+	}
+	f.funds.balance[strings.ToLower(contractAddr)] = units("1000")
+	got, err = f.svc.SetRefundAddress(ctx, link.ID, walletAddr)
+	if err != nil || got.Status != cashier.RefundPending || got.FailReason != "" || got.Address != walletAddr {
+		t.Fatalf("the same address once funded: %+v %v", got, err)
 	}
 }

@@ -70,8 +70,18 @@ type Batch struct {
 	Timestamp  uint64
 }
 
+// TransferError is a batch that can never be valid because of one of its
+// transfers: the order at Index must leave the batch (the rest can be paid).
+type TransferError struct {
+	Index  int
+	Reason string
+}
+
+func (e *TransferError) Error() string { return fmt.Sprintf("payout %d: %s", e.Index, e.Reason) }
+
 // Validate checks what the contract checks about the batch's shape, so a
-// bad batch fails before it costs gas.
+// bad batch fails before it costs gas. A fault of one transfer is a
+// *TransferError naming it.
 func (b Batch) Validate() error {
 	switch n := len(b.Recipients); {
 	case n == 0:
@@ -83,10 +93,10 @@ func (b Batch) Validate() error {
 	}
 	for i, r := range b.Recipients {
 		if r == (common.Address{}) {
-			return fmt.Errorf("payout recipient %d is the zero address", i)
+			return &TransferError{i, "the recipient is the zero address, which the contract cannot pay"}
 		}
 		if a := b.Amounts[i]; a == nil || a.Sign() <= 0 || a.BitLen() > 256 {
-			return fmt.Errorf("payout amount %d is not a positive uint256", i)
+			return &TransferError{i, "the amount is not a positive uint256"}
 		}
 	}
 	if b.TotalFee == nil || b.TotalFee.Sign() < 0 || b.TotalFee.BitLen() > 256 {

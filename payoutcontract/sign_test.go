@@ -153,6 +153,21 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: call data built", name)
 		}
 	}
+	// A fault of one transfer names it, so that order alone can leave the batch.
+	for name, c := range map[string]struct {
+		mutate func(b *payoutcontract.Batch)
+		index  int
+	}{
+		"zero recipient": {func(b *payoutcontract.Batch) { b.Recipients[1] = common.Address{} }, 1},
+		"zero amount":    {func(b *payoutcontract.Batch) { b.Amounts[0] = new(big.Int) }, 0},
+	} {
+		b := sampleBatch()
+		c.mutate(&b)
+		var te *payoutcontract.TransferError
+		if err := b.Validate(); !errors.As(err, &te) || te.Index != c.index {
+			t.Errorf("%s: %v, want a transfer error naming %d", name, err, c.index)
+		}
+	}
 	if got := sampleBatch().Total(); got.Cmp(big.NewInt(102_500_000)) != 0 {
 		t.Fatalf("total %v", got)
 	}

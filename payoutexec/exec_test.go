@@ -189,8 +189,10 @@ func newRigToken(t testing.TB, contractTokens int64, tune func(*evm.Config), opt
 	r.read = read
 	now := time.Now()
 	r.m = &cashier.Merchant{ID: "m_1", Name: "Shop", APIKey: "pk_1", SecretKey: "sk", WebhookKey: "whk", Status: cashier.MerchantActive, CreatedAt: now}
+	// A registration from before ownership proofs, confirmed by the
+	// operator: the service signer signs its batches.
 	r.k = &cashier.Contract{ID: "k_1", MerchantID: "m_1", Chain: cashier.ChainETH, Address: r.payout.Hex(), Status: cashier.ContractActive,
-		WebhookURL: "http://127.0.0.1:9/hook", CreatedAt: now}
+		WebhookURL: "http://127.0.0.1:9/hook", CreatedAt: now, Signer: addr(r.signer).Hex()}
 	if err := r.st.Update(ctx, func(tx cashier.Tx) error {
 		if err := tx.CreateMerchant(ctx, r.m); err != nil {
 			return err
@@ -571,6 +573,42 @@ func TestGasCapHoldsTheBatch(t *testing.T) {
 	r.settle(a.ID, b.ID)
 	if oa = r.order(a.ID); oa.Status != cashier.PayoutSuccess {
 		t.Fatalf("after raising the cap: %s %s", oa.Status, oa.FailReason)
+	}
+}
+
+// A registration from before ownership proofs that nobody proved again or
+// confirmed signs nothing with the shared service signer: its orders wait
+// (PROCESSING, the batch's last error saying what to do, nothing sent);
+// once the operator confirms it (its signer recorded as the service
+// signer) the same orders are paid.
+func TestUnprovenRegistrationWaits(t *testing.T) {
+	r := newRig(t, 1000)
+	ctx := context.Background()
+	r.k.Signer = ""
+	if err := r.st.Update(ctx, func(tx cashier.Tx) error { return tx.UpdateContract(ctx, r.k) }); err != nil {
+		t.Fatal(err)
+	}
+	a := r.create(alice, "10")
+	for range 3 {
+		r.tick()
+		r.chain.Commit()
+	}
+	o := r.order(a.ID)
+	if o.Status != cashier.PayoutProcessing || o.TxID != "" || r.balance(alice).Sign() != 0 {
+		t.Fatalf("order through an unproven registration: %s tx %q, recipient holds %s", o.Status, o.TxID, r.balance(alice))
+	}
+	e, err := r.st.Exec(ctx, o.ExecID)
+	if err != nil || e.State != cashier.ExecCreated || len(e.TxHashes) != 0 ||
+		!strings.Contains(e.LastError, "contract check --id k_1") || !strings.Contains(e.LastError, "contract confirm --id k_1") {
+		t.Fatalf("its batch: %+v %v", e, err)
+	}
+	r.k.Signer = crypto.PubkeyToAddress(r.signer.PublicKey).Hex() // cashier contract confirm
+	if err := r.st.Update(ctx, func(tx cashier.Tx) error { return tx.UpdateContract(ctx, r.k) }); err != nil {
+		t.Fatal(err)
+	}
+	r.settle(a.ID)
+	if o := r.order(a.ID); o.Status != cashier.PayoutSuccess || r.balance(alice).Cmp(units("10")) != 0 {
+		t.Fatalf("after the confirmation: %s, recipient holds %s", o.Status, r.balance(alice))
 	}
 }
 

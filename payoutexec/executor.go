@@ -106,19 +106,24 @@ func (e SignerRefused) Unwrap() error { return e.Err }
 
 // signerFor returns who signs e's batches: the merchant signer its
 // contract was proven to name (a sealed key, or an account of the external
-// signer), or for a contract registered before merchant signers the
-// network's service signer.
+// signer), or, for a registration from before ownership proofs that the
+// operator confirmed (its recorded signer is the network's service
+// signer), that service signer. An unconfirmed registration from before
+// the proofs (no recorded signer) signs nothing: its orders wait.
 func (x *Executor) signerFor(ctx context.Context, net *Network, e *cashier.PayoutExec) (batchSigner, error) {
 	k, err := x.Store.Contract(ctx, e.ContractID)
 	if err != nil {
 		return batchSigner{}, err
 	}
 	if k.Signer == "" {
-		if net.Signer == nil {
-			return batchSigner{}, fmt.Errorf("contract %s was registered before merchant signers and no service signer key is configured on %s; "+
-				"its owner calls setSigner with the merchant's signer and `cashier contract check --id %s` records it", k.Address, e.Chain, k.ID)
-		}
-		return batchSigner{key: net.Signer}, nil
+		// The shared service signer proves nothing about whose the
+		// contract is: whoever registered it first could spend it.
+		return batchSigner{}, SignerRefused{fmt.Errorf("contract %s (%s) was registered before ownership proofs and is not proven: its payouts wait until "+
+			"its owner calls setSigner with the merchant's signer and `cashier contract check --id %s` records it, "+
+			"or the operator confirms it with `cashier contract confirm --id %s`", k.ID, k.Address, k.ID, k.ID)}
+	}
+	if net.Signer != nil && strings.EqualFold(k.Signer, address.Format(e.Chain, crypto.PubkeyToAddress(net.Signer.PublicKey))) {
+		return batchSigner{key: net.Signer}, nil // confirmed by the operator
 	}
 	s, err := x.Store.MerchantSigner(ctx, k.MerchantID, e.Chain)
 	if err != nil {
@@ -376,10 +381,29 @@ func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network
 	if b.Token, err = address.Parse(e.Chain, token.ContractAddress); err != nil {
 		return cashier.Call{}, err
 	}
-	for _, o := range os {
-		r, err := address.Parse(e.Chain, o.Recipient)
-		if err != nil {
+	k, err := address.Parse(e.Chain, e.Contract)
+	if err != nil {
+		return cashier.Call{}, err
+	}
+	var from common.Address
+	if e.Mode == cashier.PayoutAllowance {
+		if from, err = address.Parse(e.Chain, e.From); err != nil {
 			return cashier.Call{}, err
+		}
+	}
+	for i, o := range os {
+		// An order the contract can never pay (stored before its address
+		// was refused at entry) is named, so it alone leaves the batch.
+		r, err := address.Parse(e.Chain, o.Recipient)
+		switch {
+		case err != nil:
+			return cashier.Call{}, &payoutcontract.TransferError{Index: i, Reason: "recipient " + o.Recipient + " is not an address: " + err.Error()}
+		case address.Unpayable(r):
+			return cashier.Call{}, &payoutcontract.TransferError{Index: i, Reason: "recipient " + o.Recipient + " is the zero address, which the contract cannot pay"}
+		case r == k:
+			return cashier.Call{}, &payoutcontract.TransferError{Index: i, Reason: "recipient " + o.Recipient + " is the payout contract itself"}
+		case e.Mode == cashier.PayoutAllowance && r == from:
+			return cashier.Call{}, &payoutcontract.TransferError{Index: i, Reason: "recipient " + o.Recipient + " is the paying wallet fromAddress itself"}
 		}
 		b.Recipients = append(b.Recipients, r)
 		b.Amounts = append(b.Amounts, o.Amount)
@@ -388,17 +412,14 @@ func (x *Executor) call(ctx context.Context, e *cashier.PayoutExec, net *Network
 	if gas != nil {
 		b.TotalFee.Add(b.TotalFee, gas)
 	}
-	k, err := address.Parse(e.Chain, e.Contract)
-	if err != nil {
+	// Checked before anything is signed: a batch the contract can never
+	// take must not wait for a signer, nor be retried for ever.
+	if err := b.Validate(); err != nil {
 		return cashier.Call{}, err
 	}
 	d := payoutcontract.Domain{ChainID: net.DomainChainID, Contract: k}
 	var data []byte
 	if e.Mode == cashier.PayoutAllowance {
-		from, err := address.Parse(e.Chain, e.From)
-		if err != nil {
-			return cashier.Call{}, err
-		}
 		p := payoutcontract.AllowancePayout{Batch: b, From: from}
 		sig, err := x.sign(ctx, net, signer, p.Digest(d), p.TypedData(d))
 		if err != nil {
@@ -487,6 +508,9 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 			// handled as the sender's own estimate would be.
 			e.LastError = err.Error()
 			return x.isolate(ctx, e, os, rev)
+		}
+		if te := (*payoutcontract.TransferError)(nil); errors.As(err, &te) && te.Index >= 0 && te.Index < len(os) {
+			return x.refuseInvalid(ctx, e, os, te)
 		}
 		return err
 	}
@@ -664,6 +688,23 @@ func (x *Executor) isolate(ctx context.Context, e *cashier.PayoutExec, os []cash
 		}
 	}
 	x.Logger.Info("payout batch refused in pre-flight", "exec", e.ID, "reason", reason, "refused", len(out.Refuse), "split", len(out.Detach))
+	return x.Orders.SettleExec(ctx, e, out)
+}
+
+// refuseInvalid takes out of a created execution the order that makes its
+// batch one the contract can never take (as a pre-flight revert naming
+// that order would): it is refused with the reason and its webhook, and
+// the rest of the batch is signed again next round.
+func (x *Executor) refuseInvalid(ctx context.Context, e *cashier.PayoutExec, os []cashier.PayoutOrder, te *payoutcontract.TransferError) error {
+	o := os[te.Index]
+	reason := "the payout can never be sent: " + te.Reason
+	out := orders.ExecOutcome{Refuse: map[string]string{o.ID: reason}}
+	e.Attempts, e.LastError = 0, reason
+	if len(os) == 1 {
+		e.State = cashier.ExecFailed
+	}
+	x.Logger.Error("payout refused: its batch can never be valid with it; the rest of the batch goes on",
+		"exec", e.ID, "chain", e.Chain, "order", o.ID, "orderNo", o.OrderNo, "reason", te.Reason, "left", len(os)-1)
 	return x.Orders.SettleExec(ctx, e, out)
 }
 

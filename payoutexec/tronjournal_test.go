@@ -169,8 +169,10 @@ func newTronRig(t *testing.T) *tronRig {
 	}
 	now := r.clock.Now()
 	r.m = &cashier.Merchant{ID: "m_1", Name: "Shop", APIKey: "pk_1", SecretKey: "sk", WebhookKey: "whk", Status: cashier.MerchantActive, CreatedAt: now}
+	// A registration from before ownership proofs, confirmed by the
+	// operator: the service signer signs its batches.
 	k := &cashier.Contract{ID: "k_1", MerchantID: "m_1", Chain: cashier.ChainTRON, Address: r.payout.String(), Status: cashier.ContractActive,
-		WebhookURL: "http://127.0.0.1:9/hook", CreatedAt: now}
+		WebhookURL: "http://127.0.0.1:9/hook", CreatedAt: now, Signer: tron.KeyAddress(signer).String()}
 	if err := r.st.Update(ctx, func(tx cashier.Tx) error {
 		if err := tx.CreateMerchant(ctx, r.m); err != nil {
 			return err

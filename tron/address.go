@@ -109,6 +109,8 @@ func (a Address) IsZero() bool { return a == Address{} }
 
 // ValidateAddress is the ChainClient check: only the base58check form is
 // accepted from users (hex is for nodes), and the canonical form is returned.
+// The zero address (T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb) is refused: tokens
+// cannot be sent there (the payout contract refuses it as a recipient).
 func ValidateAddress(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if len(s) != 34 || s[0] != 'T' {
@@ -117,6 +119,9 @@ func ValidateAddress(s string) (string, error) {
 	a, err := ParseAddress(s)
 	if err != nil {
 		return "", cashier.Errorf(cashier.EInvalidAddress, "%q is not a valid TRON address: checksum or version byte is wrong", s)
+	}
+	if a.IsZero() {
+		return "", cashier.Errorf(cashier.EInvalidAddress, "%s is the TRON zero address, which cannot be paid", s)
 	}
 	return a.String(), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/http/pagetest"
 	"github.com/stablecashier/cashier/sandbox"
+	"github.com/stablecashier/cashier/sign"
 )
 
 // checkoutPage is a merchant's checkout page on its own origin: it
@@ -29,7 +31,7 @@ const checkoutPage = `<!doctype html><html><head><meta charset="utf-8">
 <script>
 window.results = [];
 var q = new URLSearchParams(location.search), opts = {cashierId: %q, callback: function (r) { window.results.push(r); }};
-["amount", "orderNo", "chainId", "defaultChainId", "currency", "defaultCurrency", "lang", "theme", "defaultPaymentMethod"].forEach(function (k) {
+["amount", "orderNo", "orderToken", "chainId", "defaultChainId", "currency", "defaultCurrency", "lang", "theme", "defaultPaymentMethod"].forEach(function (k) {
   if (q.get(k)) opts[k] = q.get(k);
 });
 Cashier.init(document.getElementById("pay"), opts);
@@ -104,7 +106,14 @@ func TestCheckoutOnBinary(t *testing.T) {
 	api := client.New(info.BaseURL, info.APIKey, info.SecretKey, client.WithHeaderPrefix("BlockATM"))
 	ctx := context.Background()
 	const frame = "#pay iframe"
+	// The merchant's server signs its own order numbers for the page
+	// (the widget URL signing of apiKey, orderNo and amount).
 	open := func(q string) {
+		qs, _ := url.ParseQuery(q)
+		if no := qs.Get("orderNo"); no != "" {
+			q += "&orderToken=" + url.QueryEscape(sign.SignWidget(info.SecretKey, []sign.WidgetParam{
+				{Key: "apiKey", Value: info.APIKey}, {Key: "orderNo", Value: no}, {Key: "amount", Value: qs.Get("amount")}}))
+		}
 		b.Run("open "+q, chromedp.Navigate(shop.URL+"/checkout?"+q), chromedp.WaitVisible(frame, chromedp.ByQuery))
 	}
 	shots := func(name string) { // each state on a phone and a desktop

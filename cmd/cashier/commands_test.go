@@ -480,6 +480,16 @@ func TestDocumentedCommands(t *testing.T) {
 		if c := use(t, env, append([]string{"contract", "check", "--data", data, "--id", id}, onChain...)...); c["contractId"] != id || !strings.EqualFold(c["signer"].(string), signer["address"].(string)) {
 			t.Fatalf("contract check: %v", c)
 		}
+		// A registration from before ownership proofs (naming the network's
+		// service signer, recorded without a signer): the operator confirms
+		// it after the audit; the owner read on chain is printed.
+		serviceSigner := use(t, env, "key", "generate", "--data", data, "--chain", "ETH", "--role", "signer")["address"].(string)
+		legacy := deployPayout(ctx, t, eth.RPCURL, info.Roles["owner"], info.Roles["executor"].EVMAddress, serviceSigner, info.Roles["fee"].EVMAddress)
+		legacyID := registerUnchecked(t, data, info.MerchantID, "ETH", legacy, "", "")
+		if c := use(t, env, append([]string{"contract", "confirm", "--data", data, "--id", legacyID}, onChain...)...); c["contractId"] != legacyID ||
+			!strings.EqualFold(c["signer"].(string), serviceSigner) || !strings.EqualFold(c["owner"].(string), info.Roles["owner"].EVMAddress) || c["proof"] != "confirmed" {
+			t.Fatalf("contract confirm: %v", c)
+		}
 		payoutsURL := "http://" + ln.Addr().String() + "/payouts"
 		if c := use(t, env, "contract", "update", "--data", data, "--id", id, "--webhook-url", payoutsURL); c["webhookUrl"] != payoutsURL {
 			t.Fatalf("contract update: %v", c)

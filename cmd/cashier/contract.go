@@ -41,6 +41,41 @@ func contractCheck(ctx context.Context, args []string, getenv func(string) strin
 	})
 }
 
+// contractConfirm runs "contract confirm": the operator, having checked
+// whose a registration made before ownership proofs is (its on-chain owner
+// is printed), lets the network's service signer sign its batches
+// (app.ConfirmContract). Until then, or until "contract check" proves it
+// with the merchant's own signer, its payouts wait.
+func contractConfirm(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var id string
+	st, cfg, err := provisionFlags(ctx, "contract confirm", args, getenv, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&id, "id", "", "contract id (required)")
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if id == "" {
+		return fmt.Errorf("contract confirm: --id is required")
+	}
+	keys := app.ServiceKeys{Store: st}
+	if keys.Setting, err = app.ParseServiceKeys(cfg.ServiceKeys); err != nil {
+		return err
+	}
+	chains, err := dialServed(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	k, owner, err := app.ConfirmContract(ctx, st, chains, keys, id)
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]string{
+		"contractId": k.ID, "merchantId": k.MerchantID, "chainId": string(k.Chain), "address": k.Address, "owner": owner,
+		"signer": k.Signer, "proof": string(app.ProofConfirmed), "status": string(k.Status),
+	})
+}
+
 // contractChange runs "contract update" (webhook URL) and "contract
 // disable"/"contract enable": a registration is changed in place, never
 // registered again, since an on-chain contract has exactly one.
@@ -109,6 +144,7 @@ func contractDeploy(ctx context.Context, args []string, getenv func(string) stri
 		fs.StringVar(&spec.FeeAddress, "fee-address", "", "where batch fees go (default: the executor's address)")
 		fs.StringVar(&spec.WebhookURL, "webhook-url", "", "where payout webhooks go (default: the merchant's first cashier's URL)")
 		fs.BoolVar(&spec.DryRun, "dry-run", false, "print the transactions and their gas cost; send and register nothing")
+		fs.DurationVar(&spec.Wait, "wait", 0, "how long to wait for the service's work sending from the deploying account (its lease) to stop; 0: refuse at once")
 	})
 	if err != nil {
 		return err

@@ -48,9 +48,10 @@ commands:
   contract disable      stop payouts through a contract: --data DIR --id ID
   contract enable       resume payouts through a disabled contract: --data DIR --id ID
   contract check        prove a registration on chain again and record its signer: --data DIR --id ID
+  contract confirm      let the service signer sign a registration made before ownership proofs, after auditing it: --data DIR --id ID
   contract deploy       deploy a merchant's payout contract and deposit factory, then register them:
                         --data DIR --chain ETH|ARB --merchant ID --owner ADDR [--rpc URL] [--key-file F]
-                        [--fee-address ADDR] [--webhook-url URL] [--dry-run]
+                        [--fee-address ADDR] [--webhook-url URL] [--dry-run] [--wait DURATION]
   payout list           list payouts: --data DIR [--status S] [--merchant ID] [--chain C]
   payout approve        release payouts held for review: --data DIR --id ORDER_ID [--id ORDER_ID ...]
   payout refuse         refuse a pending payout: --data DIR --id ORDER_ID --reason TEXT
@@ -123,6 +124,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return payoutCmd(ctx, cmd, rest, getenv, stdout, stderr)
 	case "contract check":
 		return contractCheck(ctx, rest, getenv, stdout, stderr)
+	case "contract confirm":
+		return contractConfirm(ctx, rest, getenv, stdout, stderr)
 	case "contract deploy":
 		return contractDeploy(ctx, rest, getenv, stdout, stderr)
 	case "key generate", "key import", "key list", "key signer":

@@ -22,6 +22,16 @@
     return err;
   }
 
+  // The resumeTokens of the orders this browser created with the
+  // merchant's numbers; storage may be off (private modes), then a reload
+  // is refused instead of handing the order out.
+  function stored(key) {
+    try { return root.localStorage.getItem(key) || ""; } catch (e) { return ""; }
+  }
+  function store(key, value) {
+    try { root.localStorage.setItem(key, value); } catch (e) { /* storage off */ }
+  }
+
   function init(container, options) {
     options = options || {};
     var el = typeof container === "string" ? document.querySelector(container) : container;
@@ -103,6 +113,17 @@
     if (chain) body.chainId = chain; else if (defaultChain) body.defaultChainId = defaultChain;
     if (symbol) body.symbol = symbol; else if (defaultSymbol) body.defaultCurrency = defaultSymbol;
     if (options.orderNo) body.orderNo = String(options.orderNo);
+    // A merchant's own orderNo needs the orderToken its server signed;
+    // without one the service numbers the order. The order's resumeToken,
+    // kept in this browser only, gets the same order again on a reload.
+    var orderNo = body.orderNo || "";
+    if (options.orderToken) {
+      body.orderToken = String(options.orderToken);
+      orderNo = orderNo || new URLSearchParams(body.orderToken).get("orderNo") || "";
+    }
+    var resumeKey = orderNo ? "cashier-order:" + service + ":" + body.cashierId + ":" + orderNo : "";
+    var resume = resumeKey ? stored(resumeKey) : "";
+    if (resume) body.resumeToken = resume;
     if (options.redirectUrl) body.redirectUrl = String(options.redirectUrl);
     if (options.custNo) body.custNo = String(options.custNo);
     // A CORS simple request: text/plain, no custom header, no cookies.
@@ -115,6 +136,7 @@
           return;
         }
         handle.orderNo = res.data.orderNo;
+        if (resumeKey && res.data.resumeToken) store(resumeKey, res.data.resumeToken);
         var u = new URL(res.data.embedUrl);
         u.searchParams.set("lang", lang);
         u.searchParams.set("theme", theme);
