@@ -87,10 +87,10 @@ set -m
   fi
   bg_stage="go test ./cmd/cashier/ (the binary's tests on SQLite)"
   echo "== $bg_stage"
-  go test -count=1 ./cmd/cashier/
+  go test -count=1 -timeout 40m ./cmd/cashier/
   bg_stage="the binary's tests again on PostgreSQL"
   echo "== the binary's tests again on PostgreSQL (the API, the CLI, kills, three instances on their own data directories; the 12-kill sweep test, the faulty-provider kill test, the contract deploy and Clef tests, the browser checkout test and the refund test run on SQLite only, for time; the database-restart test runs its own PostgreSQL server on SQLite's run; the user-admin and serve-needs-init tests run the SQLite binary either way, so only there)"
-  CASHIER_TEST_DATABASE=postgres go test -count=1 -skip 'TestSweepsSurviveKills|TestProviderFaultsAndKills|TestContractDeployOnTheBinary|TestClefSignsPayoutsOnTheBinary|TestCheckoutOnBinary|TestRefunds|TestDatabaseRestartUnderLoad|TestUserCommands|TestServeNeedsInit' ./cmd/cashier/
+  CASHIER_TEST_DATABASE=postgres go test -count=1 -timeout 40m -skip 'TestSweepsSurviveKills|TestProviderFaultsAndKills|TestContractDeployOnTheBinary|TestClefSignsPayoutsOnTheBinary|TestCheckoutOnBinary|TestRefunds|TestDatabaseRestartUnderLoad|TestUserCommands|TestServeNeedsInit' ./cmd/cashier/
 ) </dev/null >"$bg_log" 2>&1 &
 bg_pid=$!
 set +m

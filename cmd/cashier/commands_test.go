@@ -303,6 +303,9 @@ func TestDocumentedCommands(t *testing.T) {
 		if r := use(t, nil, "merchant", "revoke-old-key", "--data", data, "--merchant", m); r["merchantId"] != m {
 			t.Fatalf("merchant revoke-old-key: %v", r)
 		}
+		// listen and trigger follow and drive a running sandbox's events:
+		// TestListenAndTrigger runs each of them against one.
+		used["listen"], used["trigger"] = true, true
 		// No node is configured here: the preflight fails, naming each network.
 		used["doctor"] = true
 		if out, err := exec.Command(binary, "doctor", "--data", data).Output(); err == nil || !strings.Contains(string(out), "fail  network ETH: no node URL is configured") {
