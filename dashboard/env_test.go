@@ -305,3 +305,6 @@ func (i idleChain) SendCall(context.Context, cashier.Call) (string, error) { ret
 func (i idleChain) Receipt(context.Context, string) (*cashier.Receipt, error) {
 	return nil, i.none()
 }
+func (i idleChain) TokenTransfers(context.Context, []string, uint64, uint64) ([]cashier.Transfer, error) {
+	return nil, i.none()
+}
