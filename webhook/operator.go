@@ -57,7 +57,7 @@ func (d *Dispatcher) SendTest(ctx context.Context, merchantID, url string) (*Tes
 	}
 	id := NewEventID()
 	body := (&Writer{Strings: d.cfg.Strings, Scheme: d.cfg.Scheme}).testBody(id, m.ID, d.clock.Now())
-	a := d.post(ctx, url, EventTest, id, body, m.WebhookKey)
+	a := d.post(ctx, url, EventTest, id, body, m)
 	return &TestResult{
 		EventID:    id,
 		URL:        url,
