@@ -22,6 +22,7 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 	dc.IPv6Prefix = s.Config.IPv6Prefix
 	dc.PasswordChecks = s.Config.DashboardPasswordChecks
 	dc.KeyGrace = s.Config.KeyGrace
+	dc.HeaderPrefix = s.Config.HeaderPrefix
 	d, err := dashboard.New(dc, dashboard.Deps{
 		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains,
 		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox, s.Store, s.Chains},

@@ -65,6 +65,9 @@ type Config struct {
 	// KeyGrace is how long a rotated API key keeps working; 0: it stops
 	// at the rotation.
 	KeyGrace time.Duration
+	// HeaderPrefix is the brand prefix of the webhook headers the
+	// rotation page names ("" : sign.DefaultPrefix).
+	HeaderPrefix string
 }
 
 // DefaultConfig is the production default.
