@@ -68,7 +68,9 @@ func TestPostgresFailover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	regPath := writeRegistry(t, data, info, 2)
+	// Three confirmations at the chains' one-second blocks keep each
+	// batch in flight for seconds.
+	regPath := writeRegistry(t, data, info, 3)
 	env := append([]string{"CASHIER_MODE=sandbox", "CASHIER_REGISTRY=" + regPath,
 		"CASHIER_ETH_RPC=" + info.Networks["ETH"].RPCURL, "CASHIER_TRON_API=" + info.Networks["TRON"].RPCURL,
 		"CASHIER_LEASE_TTL=3s", "CASHIER_PAYOUT_BATCH_SIZE=4", "CASHIER_PAYOUT_WINDOW=300ms",
@@ -121,7 +123,7 @@ func TestPostgresFailover(t *testing.T) {
 		amount     *big.Int
 	}
 	var payouts []payout
-	for i := range 16 {
+	for i := range 32 {
 		to := randomRecipient(cashier.ChainETH)
 		amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(20), mrand.IntN(100))
 		no := fmt.Sprintf("FOP-%d", i)
@@ -187,12 +189,22 @@ func TestPostgresFailover(t *testing.T) {
 	if out, err := approve.CombinedOutput(); err != nil {
 		t.Fatalf("approve: %v\n%s", err, out)
 	}
-	// Crash while batches are sent: some payouts done, some not.
-	waitFor(t, "payouts executing", time.Minute, func() bool {
-		return countPayouts(t, data, dbEnv, "PROCESSING").Total+countPayouts(t, data, dbEnv, "SUCCESS").Total > 0
-	})
-	time.Sleep(time.Duration(mrand.IntN(300)) * time.Millisecond)
-	done := countPayouts(t, data, dbEnv, "SUCCESS").Total
+	// Crash while batches are on their way: a batch transaction signed
+	// and sent (or being sent), not yet confirmed; read on the primary
+	// itself, quickly, so the moment is not missed.
+	pdb, err := sql.Open("pgx", primary.URL(dbName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inFlight := func() (sent, done int) {
+		pdb.QueryRow(`SELECT count(*) FROM payout_execs WHERE state IN ('sending', 'sent')`).Scan(&sent)
+		pdb.QueryRow(`SELECT count(*) FROM payout_orders WHERE order_no LIKE 'FOP-%' AND status = 'SUCCESS'`).Scan(&done)
+		return sent, done
+	}
+	waitFor(t, "a payout batch sent", time.Minute, func() bool { s, _ := inFlight(); return s > 0 })
+	time.Sleep(time.Duration(mrand.IntN(200)) * time.Millisecond)
+	sent, done := inFlight()
+	pdb.Close()
 	if err := primary.Crash(); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +212,7 @@ func TestPostgresFailover(t *testing.T) {
 	mu.Lock()
 	ackedAtCrash := len(acked)
 	mu.Unlock()
-	t.Logf("primary crashed with %d orders acknowledged and %d of %d payouts SUCCESS", ackedAtCrash, done, len(payouts))
+	t.Logf("primary crashed with %d orders acknowledged, %d of %d payouts SUCCESS and %d batches sent or sending", ackedAtCrash, done, len(payouts), sent)
 	if done == len(payouts) {
 		t.Error("every payout was done before the crash: nothing was in flight")
 	}
