@@ -8,7 +8,7 @@ import (
 )
 
 var descPrimary = prometheus.NewDesc("cashier_database_primary",
-	"1 when this instance reached a database primary that takes writes at this scrape (PostgreSQL: connected and not in recovery), else 0. Alert on every instance reporting 0: the service has no primary.", nil, nil)
+	"1 when this instance reached a database primary that takes writes at this scrape (PostgreSQL: connected and not in recovery; SQLite: the file answered), else 0. Alert on every instance reporting 0: the service has no primary.", nil, nil)
 
 // WatchPrimary adds cashier_database_primary, asking check at every
 // scrape (bounded by timeout) whether the database this instance writes to
