@@ -15,6 +15,7 @@
 # (SOURCE_DATE_EPOCH). The same commit built anywhere gives the same bytes.
 # It builds the committed tree: uncommitted changes are refused
 # (RELEASE_ALLOW_DIRTY=1 builds them anyway, marking the commit "-dirty").
+# RELEASE_TARGETS="linux/amd64 …" builds only those targets.
 set -euo pipefail
 
 usage() { echo "usage: $0 VERSION DIR   (VERSION like v1.2.3)" >&2; exit 2; }
@@ -49,7 +50,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 ldflags="-s -w -buildid= -X main.releaseVersion=$version -X main.releaseCommit=$commit -X main.releaseDate=$date"
 
-targets=(linux/amd64 linux/arm64 darwin/arm64)
+# RELEASE_TARGETS narrows the build (a test checking reproducibility).
+read -r -a targets <<<"${RELEASE_TARGETS:-linux/amd64 linux/arm64 darwin/arm64}"
 files=()
 for t in "${targets[@]}"; do
   goos=${t%/*} goarch=${t#*/}
@@ -89,8 +91,9 @@ deb() {
   dpkg-deb --root-owner-group -Zxz --build "$pkg" "$out/$name" >/dev/null
   files+=("$name")
 }
-deb amd64 "cashier-$version-linux-amd64"
-deb arm64 "cashier-$version-linux-arm64"
+for t in "${targets[@]}"; do
+  case $t in linux/*) deb "${t#linux/}" "cashier-$version-linux-${t#linux/}" ;; esac
+done
 
 (cd "$out" && sha256sum "${files[@]}" >SHA256SUMS)
 echo "release: $version ($commit, $date) in $out:" >&2
