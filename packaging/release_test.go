@@ -236,7 +236,7 @@ func checkMaintainerScripts(t *testing.T, x string) {
 		}
 	}
 	stub("getent", `grep -qx "$1 $2" `+users+` 2>/dev/null`)
-	stub("groupadd", `echo "group $3" >>`+users)
+	stub("groupadd", `eval last=\${$#}; echo "group $last" >>`+users)
 	stub("useradd", `eval last=\${$#}; echo "passwd $last" >>`+users)
 	// install -d ... DIR: make DIR (as this user: the owner is logged).
 	stub("install", `eval last=\${$#}; mkdir -p "$last"`)
