@@ -31,6 +31,20 @@ type Merchant struct {
 	// until PrevKeyUntil, or ends it at once when that is zero.
 	PrevKeyPrefix string
 	PrevKeyUntil  time.Time
+	// PrevWebhookKey is the webhook key the rotation replaced, read with
+	// PrevKeyUntil: until then webhooks are signed with it in the headers
+	// receivers already read, and with WebhookKey in the -Next headers.
+	PrevWebhookKey string
+}
+
+// WebhookKeys returns the keys webhooks are signed with at now: main for
+// the <P>-Signature-V2 and <P>-Signature headers, and next for the -Next
+// headers while a rotation's grace lasts ("" after it, or with none).
+func (m *Merchant) WebhookKeys(now time.Time) (main, next string) {
+	if m.PrevWebhookKey != "" && !m.PrevKeyUntil.IsZero() && now.Before(m.PrevKeyUntil) {
+		return m.PrevWebhookKey, m.WebhookKey
+	}
+	return m.WebhookKey, ""
 }
 
 // KeyValid reports whether the key the merchant was found by is accepted

@@ -24,6 +24,8 @@ func (s *Service) mountDashboard(trusted []netip.Prefix) error {
 	dc.KeyGrace = s.Config.KeyGrace
 	dc.PublicBaseURL = strings.TrimRight(s.Config.PublicURL, "/")
 	dc.RefundReasonMax = s.Orders.Config.MaxTextLen
+
+	dc.HeaderPrefix = s.Config.HeaderPrefix
 	d, err := dashboard.New(dc, dashboard.Deps{
 		Store: s.Store, Registry: s.Registry, Clock: s.Clock, Dispatcher: s.Dispatcher, Chains: s.Chains, Networks: s.NetworkHealth,
 		Logger: s.Logger.With("component", "dashboard"), Provision: provisioner{s.Clock, dc.Sandbox, s.Store, s.Chains},

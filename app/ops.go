@@ -49,6 +49,7 @@ func newOps(s *Service) *Ops {
 		s.closers = append(s.closers, unlock)
 	}
 	o.Metrics = metrics.New(o.snapshot, 10*time.Second, s.Logger.With("component", "metrics"))
+	o.watchPrimary()
 	return o
 }
 

@@ -212,3 +212,43 @@ func TestOrderToken(t *testing.T) {
 		t.Fatal("verified under another key")
 	}
 }
+
+// TestVerifyWebhookKeys: during a rotation's grace the main header is the
+// previous key's and the -Next header the new key's; either key verifies,
+// a third does not, and the -Next header alone with an unknown key fails.
+func TestVerifyWebhookKeys(t *testing.T) {
+	clock := cashier.NewManualClock(t0)
+	body := []byte(`{"eventId":"evt_1","event":"payment","eventType":"payment.success","status":"SUCCESS"}`)
+	h := sign.HeaderNames("")
+	graced := func() *http.Request {
+		r := webhookRequest(t, "old", t0, body)
+		v2, plain, _ := sign.Webhook(sign.WebhookRaw, "new", body, r.Header.Get(h.RequestTime))
+		r.Header.Set(h.SignatureV2Next, v2)
+		r.Header.Set(h.SignatureNext, plain)
+		return r
+	}
+	for _, keys := range [][]string{{"old"}, {"new"}, {"new", "old"}, {"", "new"}} {
+		if _, _, err := VerifyWebhookKeys(graced(), keys, WithClock(clock)); err != nil {
+			t.Errorf("keys %q: %v", keys, err)
+		}
+	}
+	if _, _, err := VerifyWebhook(graced(), "new", WithClock(clock)); err != nil {
+		t.Errorf("VerifyWebhook with the new key during the grace: %v", err)
+	}
+	for _, keys := range [][]string{{"third"}, {}, {""}} {
+		if _, _, err := VerifyWebhookKeys(graced(), keys, WithClock(clock)); !errors.Is(err, ErrWebhook) {
+			t.Errorf("keys %q: %v", keys, err)
+		}
+	}
+	// After the grace only the main header is sent, with the new key.
+	if _, _, err := VerifyWebhookKeys(webhookRequest(t, "new", t0, body), []string{"old", "new"}, WithClock(clock)); err != nil {
+		t.Error(err)
+	}
+	// A -Next header under a key the receiver lacks does not stand in for
+	// a main header that fails.
+	r := graced()
+	r.Header.Set(h.SignatureV2, "00")
+	if _, _, err := VerifyWebhookKeys(r, []string{"old"}, WithClock(clock)); !errors.Is(err, ErrWebhook) {
+		t.Errorf("a bad main signature with an unknown key's -Next verified: %v", err)
+	}
+}

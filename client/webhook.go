@@ -34,7 +34,8 @@ var ErrWebhook = errors.New("cashier webhook refused")
 
 // VerifyWebhook checks a received webhook: the <P>-Signature-V2 header
 // (raw body + "&time=" + <P>-Request-Time by default, WithWebhookScheme for
-// the sorted form) under the webhook key, with <P>-Request-Time within
+// the sorted form) or, during a key rotation's grace, the
+// <P>-Signature-V2-Next header under the webhook key, with <P>-Request-Time within
 // five minutes of now. The event id and type are read from the signed body
 // (a <P>-Event-Id header that disagrees with it is refused). It returns the
 // parsed event and the raw body, and leaves r.Body readable again.
@@ -46,6 +47,20 @@ var ErrWebhook = errors.New("cashier webhook refused")
 //
 //	ev, body, err := client.VerifyWebhook(r, webhookKey)
 func VerifyWebhook(r *http.Request, webhookKey string, opts ...Option) (*WebhookEvent, []byte, error) {
+	return VerifyWebhookKeys(r, []string{webhookKey}, opts...)
+}
+
+// VerifyWebhookKeys is VerifyWebhook accepting any of keys, for a
+// receiver that holds the previous and the new webhook key across a
+// rotation. During the rotation's grace the service signs
+// <P>-Signature-V2 with the previous key and <P>-Signature-V2-Next with
+// the new one; after it, <P>-Signature-V2 with the new key alone. A
+// request verifies when either header verifies under any of keys, so a
+// receiver can switch to the new key (or hold both) at any time during the
+// grace.
+//
+//	ev, body, err := client.VerifyWebhookKeys(r, []string{newKey, oldKey})
+func VerifyWebhookKeys(r *http.Request, keys []string, opts ...Option) (*WebhookEvent, []byte, error) {
 	o := newOptions(opts)
 	h := sign.HeaderNames(o.prefix)
 	if r.Body == nil {
@@ -64,7 +79,7 @@ func VerifyWebhook(r *http.Request, webhookKey string, opts ...Option) (*Webhook
 	if err := o.window.CheckTime(o.clock.Now(), ts, ""); err != nil {
 		return nil, body, fmt.Errorf("%w: %v", ErrWebhook, err)
 	}
-	if err := sign.VerifyWebhook(o.scheme, webhookKey, body, ts, r.Header.Get(h.SignatureV2)); err != nil {
+	if err := verifyAny(o.scheme, keys, body, ts, r.Header.Get(h.SignatureV2), r.Header.Get(h.SignatureV2Next)); err != nil {
 		return nil, body, fmt.Errorf("%w: %v", ErrWebhook, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -89,6 +104,33 @@ func VerifyWebhook(r *http.Request, webhookKey string, opts ...Option) (*Webhook
 		return nil, body, fmt.Errorf("%w: %s %q differs from the signed eventId %q", ErrWebhook, h.EventID, hid, ev.ID)
 	}
 	return ev, body, nil
+}
+
+// verifyAny checks sig and then next (when sent) under each non-empty key
+// and returns the first signature's error when none verifies.
+func verifyAny(scheme sign.WebhookScheme, keys []string, body []byte, ts, sig, next string) error {
+	var first error
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		for _, s := range []string{sig, next} {
+			if s == "" && first != nil {
+				continue
+			}
+			err := sign.VerifyWebhook(scheme, k, body, ts, s)
+			if err == nil {
+				return nil
+			}
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	if first == nil {
+		first = errors.New("no webhook key to verify with")
+	}
+	return first
 }
 
 // WidgetURL returns the signed URL of the hosted cashier widget at

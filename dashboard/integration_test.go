@@ -153,6 +153,15 @@ func TestRotationResultShownOnce(t *testing.T) {
 	if apiKey == "" || !strings.Contains(first, `id="old-key-until"`) {
 		t.Fatalf("the result page shows no keys:\n%s", first)
 	}
+	// The page says what happens to webhooks during the grace, with the
+	// header names receivers read.
+	grace := between(first, `id="webhook-key-grace">`, "</p>")
+	for _, want := range []string{"previous webhook key", "<code>Service-Signature-V2</code> and <code>Service-Signature</code>",
+		"<code>Service-Signature-V2-Next</code> and <code>Service-Signature-Next</code>", "revoked"} {
+		if !strings.Contains(grace, want) {
+			t.Errorf("the rotation page's webhook paragraph lacks %q:\n%s", want, grace)
+		}
+	}
 	again := dev.getPage(loc) // the refresh
 	if strings.Contains(again, apiKey) || !strings.Contains(again, `id="keys-gone"`) {
 		t.Fatal("a refresh showed the keys again")

@@ -14,6 +14,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/qr"
+	"github.com/stablecashier/cashier/sign"
 )
 
 //go:embed templates/*.html static/*
@@ -155,7 +156,7 @@ func (s *Server) handleKeysView(w http.ResponseWriter, r *http.Request, a *actor
 		return "", err
 	}
 	if k != nil {
-		v := map[string]any{"Keys": k}
+		v := map[string]any{"Keys": k, "H": sign.HeaderNames(s.cfg.HeaderPrefix)}
 		if k.PreviousKeyUntil > 0 {
 			v["Until"] = time.UnixMilli(k.PreviousKeyUntil).UTC().Format(time.RFC3339)
 		}

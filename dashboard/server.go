@@ -71,6 +71,10 @@ type Config struct {
 	// RefundReasonMax is the longest refund reason the payout service
 	// takes (its text limit), which the refund form allows. 0: 256.
 	RefundReasonMax int
+
+	// HeaderPrefix is the brand prefix of the webhook headers the
+	// rotation page names ("" : sign.DefaultPrefix).
+	HeaderPrefix string
 }
 
 // DefaultConfig is the production default.

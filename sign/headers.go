@@ -11,6 +11,12 @@ type Headers struct {
 	RecvWindow  string // <P>-Rec_Window
 	Event       string // <P>-Event (webhooks)
 	EventID     string // <P>-Event-Id (webhooks)
+	// During a webhook key grace (after a rotation) SignatureV2 and
+	// Signature are made with the previous webhook key, so receivers
+	// keep verifying unchanged; these two carry the same signatures made
+	// with the new key. Sent only while the grace lasts.
+	SignatureV2Next string // <P>-Signature-V2-Next
+	SignatureNext   string // <P>-Signature-Next
 }
 
 // DefaultPrefix is the prefix the interface uses.
@@ -29,5 +35,8 @@ func HeaderNames(prefix string) Headers {
 		RecvWindow:  prefix + "-Rec_Window",
 		Event:       prefix + "-Event",
 		EventID:     prefix + "-Event-Id",
+
+		SignatureV2Next: prefix + "-Signature-V2-Next",
+		SignatureNext:   prefix + "-Signature-Next",
 	}
 }

@@ -275,13 +275,13 @@ func (t *tx) ReplaceMerchantKeys(ctx context.Context, m *cashier.Merchant) error
 	if m.PrevKeyUntil.IsZero() {
 		res, err = t.tx.ExecContext(ctx, `UPDATE merchants SET api_key_hash = ?, api_key_prefix = ?, secret_key_sealed = ?,
 		webhook_key_sealed = ?, status = ?, prev_api_key_hash = NULL, prev_api_key_prefix = '', prev_secret_key_sealed = NULL,
-		prev_key_until = 0 WHERE id = ?`, h[:], apiKeyPrefix(m.APIKey), secret, webhook, m.Status, m.ID)
+		prev_webhook_key_sealed = NULL, prev_key_until = 0 WHERE id = ?`, h[:], apiKeyPrefix(m.APIKey), secret, webhook, m.Status, m.ID)
 	} else {
-		// The key being replaced becomes the previous one: its digest and
-		// sealed secret move as they are (the seal context names the
-		// merchant and the column kind, not the column).
+		// The key being replaced becomes the previous one: its digest,
+		// sealed secret and sealed webhook key move as they are (the seal
+		// context names the merchant and the column kind, not the column).
 		res, err = t.tx.ExecContext(ctx, `UPDATE merchants SET prev_api_key_hash = api_key_hash, prev_api_key_prefix = api_key_prefix,
-		prev_secret_key_sealed = secret_key_sealed, prev_key_until = ?, api_key_hash = ?, api_key_prefix = ?, secret_key_sealed = ?,
+		prev_secret_key_sealed = secret_key_sealed, prev_webhook_key_sealed = webhook_key_sealed, prev_key_until = ?, api_key_hash = ?, api_key_prefix = ?, secret_key_sealed = ?,
 		webhook_key_sealed = ?, status = ? WHERE id = ?`, millis(m.PrevKeyUntil), h[:], apiKeyPrefix(m.APIKey), secret, webhook, m.Status, m.ID)
 	}
 	return oneRow(res, err, "merchant", m.ID)
@@ -289,7 +289,7 @@ func (t *tx) ReplaceMerchantKeys(ctx context.Context, m *cashier.Merchant) error
 
 func (t *tx) EndPreviousKey(ctx context.Context, merchantID string) error {
 	res, err := t.tx.ExecContext(ctx, `UPDATE merchants SET prev_api_key_hash = NULL, prev_api_key_prefix = '',
-		prev_secret_key_sealed = NULL, prev_key_until = 0 WHERE id = ? AND prev_api_key_hash IS NOT NULL`, merchantID)
+		prev_secret_key_sealed = NULL, prev_webhook_key_sealed = NULL, prev_key_until = 0 WHERE id = ? AND prev_api_key_hash IS NOT NULL`, merchantID)
 	return oneRow(res, err, "previous API key of merchant", merchantID)
 }
 

@@ -45,20 +45,27 @@ func (r reader) snapshot(ctx context.Context, fn func(q querier) error) error {
 
 // ---- merchants
 
-const merchantCols = `id, name, secret_key_sealed, webhook_key_sealed, status, created_at, api_key_prefix, prev_api_key_prefix, prev_key_until`
+const merchantCols = `id, name, secret_key_sealed, webhook_key_sealed, status, created_at, api_key_prefix, prev_api_key_prefix, prev_key_until, prev_webhook_key_sealed`
 
 func (r reader) scanMerchant(s scanner) (*cashier.Merchant, error) {
 	var (
-		m               cashier.Merchant
-		secret, webhook []byte
-		created, until  sql.NullInt64
+		m                            cashier.Merchant
+		secret, webhook, prevWebhook []byte
+		created, until               sql.NullInt64
 	)
-	if err := s.Scan(&m.ID, &m.Name, &secret, &webhook, &m.Status, &created, &m.KeyPrefix, &m.PrevKeyPrefix, &until); err != nil {
+	if err := s.Scan(&m.ID, &m.Name, &secret, &webhook, &m.Status, &created, &m.KeyPrefix, &m.PrevKeyPrefix, &until, &prevWebhook); err != nil {
 		return nil, err
 	}
 	m.CreatedAt = fromMillis(created)
 	if until.Int64 > 0 {
 		m.PrevKeyUntil = fromMillis(until)
+		if prevWebhook != nil { // nil: rotated before the webhook key had a grace
+			pk, err := r.sealer.Open(prevWebhook, sealContext(m.ID, "webhook_key"))
+			if err != nil {
+				return nil, fmt.Errorf("store: merchant %s previous webhook key: %w", m.ID, err)
+			}
+			m.PrevWebhookKey = string(pk)
+		}
 	} else {
 		m.PrevKeyPrefix = ""
 	}

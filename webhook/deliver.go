@@ -28,18 +28,29 @@ type attempt struct {
 
 func (a attempt) ok() bool { return a.Err == "" }
 
-// post signs body with key at the current time and POSTs it to target once.
-func (d *Dispatcher) post(ctx context.Context, target string, typ cashier.EventType, eventID string, body []byte, key string) attempt {
+// post signs body with m's webhook keys at the current time and POSTs it
+// to target once. The keys are those valid at signing, not at the event's
+// creation: an event queued before a rotation and sent during its grace
+// carries both signatures, one sent after the grace only the new key's.
+func (d *Dispatcher) post(ctx context.Context, target string, typ cashier.EventType, eventID string, body []byte, m *cashier.Merchant) attempt {
 	a := attempt{At: d.clock.Now()}
 	if err := CheckURL(target, d.cfg.Sandbox); err != nil {
 		a.Err = err.Error()
 		return a
 	}
 	timeMs := strconv.FormatInt(a.At.UnixMilli(), 10)
+	key, nextKey := m.WebhookKeys(a.At)
 	v2, plain, err := sign.Webhook(d.cfg.Scheme, key, body, timeMs)
 	if err != nil {
 		a.Err = err.Error()
 		return a
+	}
+	var v2Next, plainNext string
+	if nextKey != "" {
+		if v2Next, plainNext, err = sign.Webhook(d.cfg.Scheme, nextKey, body, timeMs); err != nil {
+			a.Err = err.Error()
+			return a
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
 	defer cancel()
@@ -56,6 +67,10 @@ func (d *Dispatcher) post(ctx context.Context, target string, typ cashier.EventT
 	req.Header.Set(h.RequestTime, timeMs)
 	req.Header.Set(h.SignatureV2, v2)
 	req.Header.Set(h.Signature, plain)
+	if nextKey != "" {
+		req.Header.Set(h.SignatureV2Next, v2Next)
+		req.Header.Set(h.SignatureNext, plainNext)
+	}
 
 	start := time.Now()
 	resp, err := d.client.Do(req)

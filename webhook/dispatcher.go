@@ -388,7 +388,7 @@ func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event, sent func()) 
 	if err != nil {
 		a = attempt{At: d.clock.Now(), Err: "merchant not found"}
 	} else {
-		a = d.post(ctx, e.URL, e.Type, e.ID, e.Body, m.WebhookKey)
+		a = d.post(ctx, e.URL, e.Type, e.ID, e.Body, m)
 		release()
 		d.attempted.Add(1)
 		if !a.ok() && ctx.Err() != nil {

@@ -57,7 +57,7 @@ func (d *Dispatcher) SendTest(ctx context.Context, merchantID, url string) (*Tes
 	}
 	id := NewEventID()
 	body := (&Writer{Strings: d.cfg.Strings, Scheme: d.cfg.Scheme}).testBody(id, m.ID, d.clock.Now())
-	a := d.post(ctx, url, EventTest, id, body, m.WebhookKey)
+	a := d.post(ctx, url, EventTest, id, body, m)
 	return &TestResult{
 		EventID:    id,
 		URL:        url,
@@ -79,7 +79,7 @@ func (d *Dispatcher) Forward(ctx context.Context, e cashier.Event, target string
 	if err != nil {
 		return nil, err
 	}
-	a := d.post(ctx, target, e.Type, e.ID, e.Body, m.WebhookKey)
+	a := d.post(ctx, target, e.Type, e.ID, e.Body, m)
 	return &TestResult{
 		EventID:    e.ID,
 		URL:        target,

@@ -45,8 +45,19 @@ func initCmd(ctx context.Context, args []string, getenv func(string) string, std
 	return printJSON(stdout, out)
 }
 
-// versionCmd prints the build: the module version and the commit it was
-// built from, as the Go toolchain recorded them.
+// Set by the release build (scripts/release.sh) through -ldflags -X:
+// the release's version, the commit it was built from and that commit's
+// date (not the build's, so that a rebuild is byte for byte the same).
+var (
+	releaseVersion string
+	releaseCommit  string
+	releaseDate    string
+)
+
+// versionCmd prints the build: the release's version, commit and date when
+// scripts/release.sh set them, otherwise the module version and the
+// commit as the Go toolchain recorded them; a build that recorded no
+// commit (-buildvcs=false, or outside a git checkout) says so.
 func versionCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -62,12 +73,27 @@ func versionCmd(args []string, stdout, stderr io.Writer) error {
 			switch s.Key {
 			case "vcs.revision":
 				out["revision"] = s.Value
+				out["commit"] = s.Value
 			case "vcs.time":
 				out["commitTime"] = s.Value
 			case "vcs.modified":
 				out["modified"] = s.Value == "true"
 			}
 		}
+	}
+	if releaseVersion != "" {
+		out["version"] = releaseVersion
+		out["release"] = true
+	}
+	if releaseCommit != "" {
+		out["commit"], out["revision"] = releaseCommit, releaseCommit
+	}
+	if releaseDate != "" {
+		out["commitTime"] = releaseDate
+	}
+	if out["commit"] == nil {
+		out["commit"] = "unknown"
+		out["note"] = "built without version control information (-buildvcs=false or outside a git checkout): the commit is unknown; release builds (scripts/release.sh) record it"
 	}
 	return printJSON(stdout, out)
 }

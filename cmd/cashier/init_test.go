@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -209,4 +211,31 @@ func serveWith(t *testing.T, bin string, env []string, data string) (*proc, stri
 		return ok
 	})
 	return srv, base
+}
+
+// TestVersionHonest: a build that recorded no commit (the test binary,
+// like -buildvcs=false) says the commit is unknown and why; a release
+// build's -ldflags values are what it prints.
+func TestVersionHonest(t *testing.T) {
+	version := func() map[string]any {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), []string{"version"}, func(string) string { return "" }, &out, &errb); err != nil {
+			t.Fatalf("version: %v %s", err, errb.Bytes())
+		}
+		var v map[string]any
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("version printed %q: %v", out.Bytes(), err)
+		}
+		return v
+	}
+	if v := version(); v["revision"] == nil && (v["commit"] != "unknown" || !strings.Contains(fmt.Sprint(v["note"]), "-buildvcs=false")) {
+		t.Errorf("without a recorded commit: %v", v)
+	}
+	releaseVersion, releaseCommit, releaseDate = "v9.8.7", "0123456789abcdef0123456789abcdef01234567", "2026-01-02T03:04:05Z"
+	defer func() { releaseVersion, releaseCommit, releaseDate = "", "", "" }()
+	v := version()
+	if v["version"] != "v9.8.7" || v["commit"] != releaseCommit || v["commitTime"] != releaseDate || v["release"] != true || v["note"] != nil {
+		t.Errorf("a release build: %v", v)
+	}
 }

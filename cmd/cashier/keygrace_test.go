@@ -5,16 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/dashboard"
+	"github.com/stablecashier/cashier/sign"
 )
 
 // TestKeyGraceOnTheBinary rotates a merchant's keys on the binary while
@@ -153,6 +158,122 @@ func TestKeyGraceOnTheBinary(t *testing.T) {
 	}
 	if err := exec.Command(bin, "merchant", "revoke-old-key", "--data", data, "--merchant", mid).Run(); err == nil {
 		t.Fatal("revoke-old-key with no previous key succeeded")
+	}
+}
+
+// TestWebhookKeyGraceOnTheBinary: after merchant rotate-keys with a key
+// grace, a webhook the binary delivers verifies with the previous webhook
+// key through the unchanged Service-Signature-V2 and Service-Signature
+// headers (a receiver not yet switched goes on working) and with the new
+// key through Service-Signature-V2-Next and Service-Signature-Next; once
+// the previous key is revoked, the main headers carry the new key and the
+// -Next headers are gone.
+func TestWebhookKeyGraceOnTheBinary(t *testing.T) {
+	bin := binary // on PostgreSQL too in the PostgreSQL stage
+	data := t.TempDir()
+	var (
+		mu   sync.Mutex
+		got  []*http.Request
+		body [][]byte
+	)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got, body = append(got, r), append(body, b)
+		mu.Unlock()
+	})}
+	go hook.Serve(ln)
+	defer hook.Close()
+
+	env := append(os.Environ(), "CASHIER_MODE=sandbox") // a loopback receiver
+	must := func(args ...string) map[string]any {
+		t.Helper()
+		var stderr bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Env, cmd.Stderr = env, &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%q: %v %s", args, err, stderr.Bytes())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatalf("%q printed %q: %v", args, out, err)
+		}
+		return m
+	}
+	must("init", "--data", data)
+	m := must("merchant", "create", "--data", data, "--name", "Hook Grace Shop")
+	mid := m["merchantId"].(string)
+	cid := must("cashier", "create", "--data", data, "--merchant", mid, "--mode", "sandbox",
+		"--webhook-url", "http://"+ln.Addr().String()+"/hook")["cashierId"].(string)
+	prev := m["webhookKey"].(string)
+	r := must("merchant", "rotate-keys", "--data", data, "--merchant", mid, "--key-grace", "1h")
+	next := r["webhookKey"].(string)
+	if next == "" || next == prev {
+		t.Fatalf("rotate-keys printed webhook key %q (previous %q)", next, prev)
+	}
+
+	h := sign.HeaderNames("")
+	// deliver sends a signed test event and returns the request received.
+	deliver := func() (*http.Request, []byte) {
+		t.Helper()
+		if res := must("webhook", "test", "--data", data, "--cashier", cid); res["ok"] != true {
+			t.Fatalf("webhook test: %v", res)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(got) == 0 {
+			t.Fatal("the receiver got nothing")
+		}
+		return got[len(got)-1], body[len(body)-1]
+	}
+	verifies := func(r *http.Request, b []byte, key, v2Header, plainHeader string) bool {
+		ts := r.Header.Get(h.RequestTime)
+		return sign.VerifyWebhook(sign.WebhookRaw, key, b, ts, r.Header.Get(v2Header)) == nil &&
+			sign.VerifyWebhookBody(key, b, r.Header.Get(plainHeader)) == nil
+	}
+	sdk := func(r *http.Request, b []byte, keys ...string) error {
+		c := r.Clone(context.Background())
+		c.Body = io.NopCloser(bytes.NewReader(b))
+		_, _, err := client.VerifyWebhookKeys(c, keys)
+		return err
+	}
+
+	// During the grace.
+	req, b := deliver()
+	if !verifies(req, b, prev, h.SignatureV2, h.Signature) {
+		t.Errorf("during the grace %s/%s do not verify with the previous webhook key", h.SignatureV2, h.Signature)
+	}
+	if !verifies(req, b, next, h.SignatureV2Next, h.SignatureNext) {
+		t.Errorf("during the grace %s/%s do not verify with the new webhook key", h.SignatureV2Next, h.SignatureNext)
+	}
+	if verifies(req, b, next, h.SignatureV2, h.Signature) {
+		t.Error("the main headers switched to the new key during the grace")
+	}
+	for _, k := range []string{prev, next} {
+		if err := sdk(req, b, k); err != nil {
+			t.Errorf("the Go SDK refused the key %q during the grace: %v", k[:6], err)
+		}
+	}
+
+	// Revoked: the new key in the main headers, no -Next headers.
+	must("merchant", "revoke-old-key", "--data", data, "--merchant", mid)
+	req, b = deliver()
+	if !verifies(req, b, next, h.SignatureV2, h.Signature) {
+		t.Errorf("after the revoke %s/%s do not verify with the new webhook key", h.SignatureV2, h.Signature)
+	}
+	if v := req.Header.Get(h.SignatureV2Next) + req.Header.Get(h.SignatureNext); v != "" {
+		t.Errorf("-Next headers sent after the grace ended: %q", v)
+	}
+	if err := sdk(req, b, prev); err == nil {
+		t.Error("the previous key verifies after the revoke")
+	}
+	if ts, _ := strconv.ParseInt(req.Header.Get(h.RequestTime), 10, 64); ts <= 0 {
+		t.Errorf("request time %q", req.Header.Get(h.RequestTime))
 	}
 }
 

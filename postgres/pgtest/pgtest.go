@@ -279,3 +279,127 @@ func (s *Server) Stop() error {
 	}
 	return errors.Join(err, os.RemoveAll(s.dir))
 }
+
+// StartPair starts a primary and its synchronous streaming standby, as
+// production should run (docs/storage.md): the standby is a
+// pg_basebackup of the primary, streaming from it, and the primary's
+// synchronous_standby_names names it, so a commit returns only once the
+// standby has flushed it. A crash of the primary then loses no commit a
+// client saw succeed, once the standby is promoted.
+func StartPair() (primary, standby *Server, err error) {
+	primary, err = Start()
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*Server, *Server, error) {
+		primary.Stop()
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := primary.exec(ctx, `ALTER SYSTEM SET synchronous_standby_names = 'standby'`, `SELECT pg_reload_conf()`); err != nil {
+		return fail(err)
+	}
+	dir, err := os.MkdirTemp("", "pgtest-standby-")
+	if err != nil {
+		return fail(err)
+	}
+	data := filepath.Join(dir, "data")
+	// -R writes standby.signal and the connection to the primary; the
+	// application name is what synchronous_standby_names matches.
+	base := exec.Command(filepath.Join(primary.bin, "pg_basebackup"), "-D", data, "-X", "stream", "-R",
+		"-d", fmt.Sprintf("host=127.0.0.1 port=%d user=postgres application_name=standby", primary.port))
+	uid, gid, err := asServerUser(base)
+	if err != nil {
+		os.RemoveAll(dir)
+		return fail(err)
+	}
+	if uid >= 0 {
+		if err := os.Chown(dir, uid, gid); err != nil {
+			os.RemoveAll(dir)
+			return fail(err)
+		}
+	}
+	if out, err := base.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return fail(fmt.Errorf("pgtest: pg_basebackup: %v\n%s", err, out))
+	}
+	// The copy carries the primary's synchronous_standby_names (ALTER
+	// SYSTEM's file): promoted with it, the standby would wait for a
+	// standby of its own on every commit. Alone, it commits alone.
+	auto, err := os.OpenFile(filepath.Join(data, "postgresql.auto.conf"), os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = auto.WriteString("synchronous_standby_names = ''\n")
+		err = errors.Join(err, auto.Close())
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return fail(err)
+	}
+	for attempt := 0; ; attempt++ {
+		standby, err = start(primary.bin, dir, data)
+		if err == nil {
+			break
+		}
+		if attempt == 4 {
+			os.RemoveAll(dir)
+			return fail(err)
+		}
+	}
+	// Synchronous from here on.
+	db, err := sql.Open("pgx", primary.url("postgres"))
+	if err != nil {
+		standby.Stop()
+		return fail(err)
+	}
+	defer db.Close()
+	for {
+		var state string
+		err := db.QueryRowContext(ctx, `SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'`).Scan(&state)
+		if err == nil && state == "sync" {
+			return primary, standby, nil
+		}
+		if ctx.Err() != nil {
+			standby.Stop()
+			return fail(fmt.Errorf("pgtest: the standby did not become synchronous (%q, %v)", state, err))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (s *Server) exec(ctx context.Context, stmts ...string) error {
+	db, err := sql.Open("pgx", s.url("postgres"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("pgtest: %s: %w", q, err)
+		}
+	}
+	return nil
+}
+
+// Crash stops the server at once and leaves it down: an immediate
+// shutdown (SIGQUIT to the postmaster: every session cut, no checkpoint,
+// as pg_ctl stop -m immediate), which clients see as the host gone.
+func (s *Server) Crash() error {
+	_ = s.cmd.Process.Signal(syscall.SIGQUIT)
+	var err error
+	select {
+	case err = <-s.done:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Kill()
+		err = <-s.done
+	}
+	s.done <- err // for Stop
+	return nil
+}
+
+// Promote ends a standby's recovery: it becomes a primary taking writes.
+func (s *Server) Promote() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return s.exec(ctx, `SELECT pg_promote(true, 60)`)
+}

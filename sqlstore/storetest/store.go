@@ -96,12 +96,19 @@ func testPreviousAPIKey(t *testing.T) {
 	if m.PrevKeyPrefix != "ak_liv" || !m.PrevKeyUntil.Equal(until) || m.KeyPrefix != "ak_liv" {
 		t.Fatalf("merchant's key prefixes: %+v", *m)
 	}
+	// The webhook key replaced is kept for the grace too.
+	if m.WebhookKey != "wk_new" || m.PrevWebhookKey != "wk_1" {
+		t.Fatalf("merchant's webhook keys: current %q previous %q", m.WebhookKey, m.PrevWebhookKey)
+	}
 	// Ending the grace forgets the previous key; a second end finds none.
 	end := func() error {
 		return db.UpdateAccounts(ctx, func(tx cashier.AccountTx) error { return tx.EndPreviousKey(ctx, "m1") })
 	}
 	if err := end(); err != nil {
 		t.Fatal(err)
+	}
+	if m, _ := db.Merchant(ctx, "m1"); m.PrevWebhookKey != "" {
+		t.Fatalf("the previous webhook key outlived the end of the grace: %q", m.PrevWebhookKey)
 	}
 	_, err = db.MerchantByAPIKey(ctx, "ak_live_0123456789abcdef1")
 	wantCode(t, err, cashier.EUnauthorized)
