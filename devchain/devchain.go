@@ -434,11 +434,17 @@ func (c *Chain) Transact(ctx context.Context, key *ecdsa.PrivateKey, to *common.
 // SignTx builds and signs a dynamic-fee transaction from key with the next
 // pending nonce and fees well above the current base fee.
 func (c *Chain) SignTx(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte, gas uint64) (*types.Transaction, error) {
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := c.Client.PendingNonceAt(ctx, from)
+	nonce, err := c.Client.PendingNonceAt(ctx, crypto.PubkeyToAddress(key.PublicKey))
 	if err != nil {
 		return nil, fmt.Errorf("devchain: nonce: %w", err)
 	}
+	return c.SignTxAt(ctx, key, nonce, to, value, data, gas)
+}
+
+// SignTxAt is SignTx with the nonce given, for a sender that sends several
+// transactions before the first is mined.
+func (c *Chain) SignTxAt(ctx context.Context, key *ecdsa.PrivateKey, nonce uint64, to *common.Address, value *big.Int, data []byte, gas uint64) (*types.Transaction, error) {
+	from := crypto.PubkeyToAddress(key.PublicKey)
 	head, err := c.Client.HeaderByNumber(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("devchain: head: %w", err)

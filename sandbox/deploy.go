@@ -5,9 +5,11 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"math/big"
+	"sync"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 
@@ -31,28 +33,97 @@ type chain interface {
 	settle(ctx context.Context) error
 }
 
-// evmChain sets up a go-ethereum dev chain through its JSON-RPC.
-type evmChain struct{ c *devchain.Chain }
-
-func (e evmChain) deploy(ctx context.Context, from *ecdsa.PrivateKey, code []byte, _ string) (common.Address, error) {
-	return e.c.Deploy(ctx, from, code)
+// evmChain sets up a go-ethereum dev chain through its JSON-RPC. Its sends
+// are pipelined: each is signed and handed to the node at once, and settle
+// (which every read does first) waits until all of them are mined, so a
+// setup takes a few blocks rather than one per transaction. That matters:
+// a dev chain on the wall clock makes at most one block a second.
+type evmChain struct {
+	c      *devchain.Chain
+	mu     sync.Mutex
+	sent   []common.Hash
+	nonces map[common.Address]uint64 // the next nonce of each sender
 }
 
-func (e evmChain) exec(ctx context.Context, from *ecdsa.PrivateKey, to common.Address, data []byte) error {
-	_, err := e.c.Transact(ctx, from, &to, nil, data, 0)
+// Gas of a pipelined call: it cannot be estimated against a state that
+// does not hold the contracts deployed in the same block yet.
+const setupCallGas = 300_000
+
+// send signs and sends a transaction from key without waiting for it.
+func (e *evmChain) send(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte, gas uint64) (*types.Transaction, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	// Nonces are counted here: the node's pending nonce may not count a
+	// transaction its pool is still taking in.
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	if e.nonces == nil {
+		e.nonces = map[common.Address]uint64{}
+	}
+	nonce, ok := e.nonces[from]
+	if !ok {
+		var err error
+		if nonce, err = e.c.Client.PendingNonceAt(ctx, from); err != nil {
+			return nil, fmt.Errorf("nonce: %w", err)
+		}
+	}
+	tx, err := e.c.SignTxAt(ctx, key, nonce, to, value, data, gas)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.c.Client.SendTransaction(ctx, tx); err != nil {
+		return nil, fmt.Errorf("send: %w", err)
+	}
+	e.nonces[from] = nonce + 1
+	e.sent = append(e.sent, tx.Hash())
+	return tx, nil
+}
+
+func (e *evmChain) deploy(ctx context.Context, from *ecdsa.PrivateKey, code []byte, _ string) (common.Address, error) {
+	// A deployment's gas is estimated: its constructor reads nothing sent
+	// before it.
+	tx, err := e.send(ctx, from, nil, nil, code, 0)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return crypto.CreateAddress(crypto.PubkeyToAddress(from.PublicKey), tx.Nonce()), nil
+}
+
+func (e *evmChain) exec(ctx context.Context, from *ecdsa.PrivateKey, to common.Address, data []byte) error {
+	_, err := e.send(ctx, from, &to, nil, data, setupCallGas)
 	return err
 }
 
-func (e evmChain) call(ctx context.Context, to common.Address, data []byte) ([]byte, error) {
+func (e *evmChain) call(ctx context.Context, to common.Address, data []byte) ([]byte, error) {
+	if err := e.settle(ctx); err != nil {
+		return nil, err
+	}
 	return e.c.Client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
 }
 
 // fund gives 100 ether for gas.
-func (e evmChain) fund(ctx context.Context, to common.Address) error {
-	return e.c.Fund(ctx, to, new(big.Int).Mul(big.NewInt(100), big.NewInt(params.Ether)))
+func (e *evmChain) fund(ctx context.Context, to common.Address) error {
+	_, err := e.send(ctx, e.c.Faucet, &to, new(big.Int).Mul(big.NewInt(100), big.NewInt(params.Ether)), nil, 21_000)
+	return err
 }
 
-func (e evmChain) settle(context.Context) error { return nil }
+// settle waits until every transaction sent is mined, and fails on one
+// that reverted.
+func (e *evmChain) settle(ctx context.Context) error {
+	e.mu.Lock()
+	sent := e.sent
+	e.sent = nil
+	e.mu.Unlock()
+	for _, h := range sent {
+		r, err := devchain.WaitMined(ctx, e.c.Client, h)
+		if err != nil {
+			return err
+		}
+		if r.Status != types.ReceiptStatusSuccessful {
+			return fmt.Errorf("setup transaction %s reverted", h.Hex())
+		}
+	}
+	return nil
+}
 
 // tronChain sets up the TRON stand-in through its Go API (fee-free system
 // transactions, the way a genesis would be prepared).
@@ -239,6 +310,9 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 			return nil, fmt.Errorf("deploy price feed: %w", err)
 		}
 		n.PriceFeed = address.Format(c, feed)
+	}
+	if err := ch.settle(ctx); err != nil {
+		return nil, err
 	}
 	n.PayoutContract, n.DepositFactory, n.DepositImplementation = address.Format(c, payout), address.Format(c, factory), address.Format(c, impl)
 	return n, nil

@@ -480,7 +480,7 @@ func deployMissing(ctx context.Context, sb *Sandbox, info *Info) error {
 	}
 	nets := []net{}
 	for _, e := range evmDevChains {
-		nets = append(nets, net{e.chain, evmChain{*sb.evm(e.chain)}, e.id, 0xff})
+		nets = append(nets, net{e.chain, &evmChain{c: *sb.evm(e.chain)}, e.id, 0xff})
 	}
 	nets = append(nets, net{cashier.ChainTRON, tronChain{sb.TRON}, tronnode.ChainID, tronnode.Create2Prefix})
 	var (
