@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,6 +30,7 @@ var q = new URLSearchParams(location.search);
 var opts = {cashierId: q.get("cashierId"), amount: "12.00", symbol: "USDT", orderNo: q.get("orderNo"),
   callback: function (r) { window.results.push(r); }};
 if (q.get("apiKey")) opts.apiKey = q.get("apiKey");
+if (q.get("orderToken")) opts.orderToken = q.get("orderToken");
 window.handle = Cashier.init(document.getElementById("pay"), opts);
 </script></body></html>`
 
@@ -57,7 +59,8 @@ func TestSDKFitsPhoneInBrowser(t *testing.T) {
 		t.Fatalf("callback without any apiKey: %s", got)
 	}
 
-	b.run("open the shop", chromedp.Navigate(shop.URL+"/?cashierId="+cashierID+"&orderNo=FIT-1&apiKey="+apiKey),
+	b.run("open the shop", chromedp.Navigate(shop.URL+"/?cashierId="+cashierID+"&orderNo=FIT-1&apiKey="+apiKey+
+		"&orderToken="+url.QueryEscape(orderToken("FIT-1", "12.00"))),
 		chromedp.WaitVisible("#pay iframe", chromedp.ByQuery))
 	b.waitFrame(pageChoose)
 	frameHeight := func() int {
