@@ -43,23 +43,7 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 	e.Timestamp = head.Time.Unix()
 	call, err := x.signedCall(ctx, e, net, os)
 	if err != nil {
-		if sr := (SignerRefused{}); errors.As(err, &sr) {
-			// Nothing was signed or sent: the orders wait (PROCESSING) for
-			// the operator to fix the signer's rules or reach it.
-			e.LastError = sr.Error()
-			x.refusedLog(e, "payout batch not signed: its signer refused; orders wait", len(os), err)
-			return x.Orders.SaveExec(ctx, e)
-		}
-		if rev, ok := payoutcontract.RevertOf(err); ok {
-			// The gas estimate of fee+gas was refused in the pre-flight:
-			// handled as the sender's own estimate would be.
-			e.LastError = err.Error()
-			return x.isolate(ctx, e, os, rev)
-		}
-		if te := (*payoutcontract.TransferError)(nil); errors.As(err, &te) && te.Index >= 0 && te.Index < len(os) {
-			return x.refuseInvalid(ctx, e, os, te)
-		}
-		return err
+		return x.signFailed(ctx, e, os, err)
 	}
 	// Stored before the send, checking that no order was refused since
 	// they were read: from here on the orders are fixed.
@@ -77,24 +61,56 @@ func (x *Executor) send(ctx context.Context, net *Network, e *cashier.PayoutExec
 	} else {
 		hash, err = net.Client.SendCall(ctx, call)
 	}
-	if err == nil {
-		if x.Alerts != nil {
-			// The token took this batch: it is not paused, the payer not
-			// blacklisted (any more).
-			token := x.tokenAddress(e)
-			payer := e.Contract
-			if e.Mode == cashier.PayoutAllowance && e.From != "" {
-				payer = e.From
-			}
-			if x.Alerts.Clear(e.Chain, token, cashier.TokenPaused, "") {
-				x.Logger.Info("token contract unpaused: its payouts go on", "chain", e.Chain, "symbol", e.Symbol, "token", token)
-			}
-			x.Alerts.Clear(e.Chain, token, cashier.TokenBlacklisted, payer)
-		}
-		e.TxHashes, e.State, e.LastError = append(e.TxHashes, hash), cashier.ExecSent, ""
-		x.Logger.Info("payout batch sent", "exec", e.ID, "chain", e.Chain, "tx", hash, "orders", len(os))
+	if err != nil {
+		return x.sendFailed(ctx, e, os, err)
+	}
+	return x.sendSucceeded(ctx, e, hash, len(os))
+}
+
+// signFailed handles a batch that could not be signed: nothing was sent.
+func (x *Executor) signFailed(ctx context.Context, e *cashier.PayoutExec, os []cashier.PayoutOrder, err error) error {
+	if sr := (SignerRefused{}); errors.As(err, &sr) {
+		// Nothing was signed or sent: the orders wait (PROCESSING) for
+		// the operator to fix the signer's rules or reach it.
+		e.LastError = sr.Error()
+		x.refusedLog(e, "payout batch not signed: its signer refused; orders wait", len(os), err)
 		return x.Orders.SaveExec(ctx, e)
 	}
+	if rev, ok := payoutcontract.RevertOf(err); ok {
+		// The gas estimate of fee+gas was refused in the pre-flight:
+		// handled as the sender's own estimate would be.
+		e.LastError = err.Error()
+		return x.isolate(ctx, e, os, rev)
+	}
+	if te := (*payoutcontract.TransferError)(nil); errors.As(err, &te) && te.Index >= 0 && te.Index < len(os) {
+		return x.refuseInvalid(ctx, e, os, te)
+	}
+	return err
+}
+
+// sendSucceeded records the transaction that carries e's batch.
+func (x *Executor) sendSucceeded(ctx context.Context, e *cashier.PayoutExec, hash string, n int) error {
+	if x.Alerts != nil {
+		// The token took this batch: it is not paused, the payer not
+		// blacklisted (any more).
+		token := x.tokenAddress(e)
+		payer := e.Contract
+		if e.Mode == cashier.PayoutAllowance && e.From != "" {
+			payer = e.From
+		}
+		if x.Alerts.Clear(e.Chain, token, cashier.TokenPaused, "") {
+			x.Logger.Info("token contract unpaused: its payouts go on", "chain", e.Chain, "symbol", e.Symbol, "token", token)
+		}
+		x.Alerts.Clear(e.Chain, token, cashier.TokenBlacklisted, payer)
+	}
+	e.TxHashes, e.State, e.LastError = append(e.TxHashes, hash), cashier.ExecSent, ""
+	x.Logger.Info("payout batch sent", "exec", e.ID, "chain", e.Chain, "tx", hash, "orders", n)
+	return x.Orders.SaveExec(ctx, e)
+}
+
+// sendFailed handles a send that returned an error: what may still happen
+// depends on whether anything can have reached the chain.
+func (x *Executor) sendFailed(ctx context.Context, e *cashier.PayoutExec, os []cashier.PayoutOrder, err error) error {
 	e.LastError = err.Error()
 	if e.Chain != cashier.ChainTRON || errors.Is(err, tron.ErrNoKey) {
 		// Refused before anything was sent: a paused token refuses every
