@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,3 +183,11 @@ func samePayout(t testing.TB, got, want *cashier.PayoutOrder) {
 }
 
 func writePool(db *sqlstore.DB) *sql.DB { w, _ := db.Pools(); return w }
+
+func ids[T any](list []T, id func(T) string) string {
+	var s []string
+	for _, v := range list {
+		s = append(s, id(v))
+	}
+	return strings.Join(s, ",")
+}
