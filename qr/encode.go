@@ -6,7 +6,8 @@ import (
 	"sync"
 )
 
-// This file is a QR code encoder (ISO/IEC 18004) reduced to what payment
+// This file and its neighbours (reedsolomon.go, symbol.go, mask.go) are a
+// QR code encoder (ISO/IEC 18004) reduced to what payment
 // codes need: byte mode, error correction level M, versions 1–40. Payment
 // codes are versions up to 9, whose rows and columns fit a 64-bit word:
 // those are built as words (the data modules' order and the function
