@@ -16,18 +16,13 @@ import (
 // takes the write lock per transaction) and the running service delivers
 // the CANCELLED webhook it queues.
 func collectionCancel(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("collection cancel", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var orderNo, merchantID string
-	fs.StringVar(&orderNo, "order", "", "the merchant's order number (required)")
-	fs.StringVar(&merchantID, "merchant", "", "merchant id (required)")
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings("collection cancel", args, getenv, stderr, func(fs *flag.FlagSet, _ *config.Config) {
+		fs.StringVar(&orderNo, "order", "", "the merchant's order number (required)")
+		fs.StringVar(&merchantID, "merchant", "", "merchant id (required)")
+	})
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("collection cancel: unexpected arguments %q", rest)
 	}
 	if orderNo == "" || merchantID == "" {
 		return fmt.Errorf("--order and --merchant are required")

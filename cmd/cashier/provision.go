@@ -25,16 +25,9 @@ var startsDataDir = map[string]bool{"merchant create": true, "key generate": tru
 // provisionFlags parses the common configuration plus the command's own
 // flags, then opens the store.
 func provisionFlags(ctx context.Context, name string, args []string, getenv func(string) string, stderr io.Writer, own func(*flag.FlagSet)) (cashier.Store, config.Config, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	own(fs)
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings(name, args, getenv, stderr, func(fs *flag.FlagSet, _ *config.Config) { own(fs) })
 	if err != nil {
 		return nil, cfg, err
-	}
-	if len(rest) > 0 {
-		return nil, cfg, fmt.Errorf("%s: unexpected arguments %q", name, rest)
 	}
 	if !startsDataDir[name] {
 		if err := app.NeedStore(cfg); err != nil {
