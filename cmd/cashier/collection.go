@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 )
 
@@ -27,14 +26,7 @@ func collectionCancel(ctx context.Context, args []string, getenv func(string) st
 	if orderNo == "" || merchantID == "" {
 		return fmt.Errorf("--order and --merchant are required")
 	}
-	if err := app.NeedStore(cfg); err != nil {
-		return fmt.Errorf("%s: %w", "collection cancel", err)
-	}
-	reg, err := servedRegistry(cfg)
-	if err != nil {
-		return err
-	}
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Registry: reg}, stderr)
+	svc, err := chainlessService(ctx, "collection cancel", cfg, stderr)
 	if err != nil {
 		return err
 	}

@@ -139,6 +139,21 @@ func servedRegistry(cfg config.Config) (*cashier.Registry, error) {
 	return sandbox.Registry(info, sandbox.DefaultConfirmations)
 }
 
+// chainlessService opens the service on cfg's existing data directory
+// with the registry it serves (servedRegistry) but no chain dialled, for
+// the operator commands that need the database and webhooks only. name
+// labels a missing database.
+func chainlessService(ctx context.Context, name string, cfg config.Config, stderr io.Writer) (*app.Service, error) {
+	if err := app.NeedStore(cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	reg, err := servedRegistry(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Registry: reg}, stderr)
+}
+
 // dialServed connects to the chains of the service running on cfg's data
 // directory, with that service's registry (servedRegistry), so a contract
 // is checked against the networks the service watches.

@@ -7,8 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 )
 
@@ -26,15 +24,8 @@ func webhookCmd(ctx context.Context, cmd string, args []string, getenv func(stri
 	if err != nil {
 		return err
 	}
-	if err := app.NeedStore(cfg); err != nil {
-		return fmt.Errorf("%s: %w", cmd, err)
-	}
 	// No chain is needed for webhook operations.
-	reg, err := servedRegistry(cfg)
-	if err != nil {
-		return err
-	}
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Registry: reg}, stderr)
+	svc, err := chainlessService(ctx, cmd, cfg, stderr)
 	if err != nil {
 		return err
 	}
