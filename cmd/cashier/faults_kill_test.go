@@ -37,16 +37,9 @@ func TestProviderFaultsAndKills(t *testing.T) {
 		t.Skip("runs the binary's sandbox behind fault proxies")
 	}
 	ctx := context.Background()
-	data := t.TempDir()
 	dbEnv := databaseEnv()
-	startChains(t, data, "--tron-block-interval", "300ms")
-	prov := start(t, dbEnv, "sandbox", "--only", "service", "--data", data, "--free-ports")
-	waitFor(t, "provisioning", time.Minute, func() bool { return strings.Contains(prov.stderr.String(), "sandbox ready at") })
-	prov.stop(t)
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true})
+	data, info := tw.Data, tw.Info
 	all := []cashier.Chain{cashier.ChainETH, cashier.ChainARB, cashier.ChainTRON}
 
 	rates := map[faultproxy.Fault]float64{faultproxy.RateLimit: 0.01, faultproxy.Upstream: 0.03, faultproxy.Delay: 0.02,

@@ -102,9 +102,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 		t.Skip("runs the binary's sandbox and three instances")
 	}
 	ctx := context.Background()
-	data := t.TempDir()
 	dbEnv := databaseEnv()
-	startChains(t, data, "--tron-block-interval", "300ms")
 
 	// Webhook receiver, verifying signatures: SUCCESS events by order.
 	var hookMu sync.Mutex
@@ -135,14 +133,9 @@ func TestInstancesTakeOverWork(t *testing.T) {
 
 	// One service run provisions the demo merchant, its contracts and the
 	// service's keys into the database, then stops.
-	prov := start(t, dbEnv, "sandbox", "--only", "service", "--data", data, "--free-ports",
-		"--webhook-url", "http://"+hookLn.Addr().String()+"/hook")
-	waitFor(t, "provisioning", time.Minute, func() bool { return strings.Contains(prov.stderr.String(), "sandbox ready at") })
-	prov.stop(t)
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true,
+		Service: []string{"--webhook-url", "http://" + hookLn.Addr().String() + "/hook"}})
+	data, info := tw.Data, tw.Info
 	hookMu.Lock()
 	hookKey = info.WebhookKey
 	hookMu.Unlock()

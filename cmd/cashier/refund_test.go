@@ -9,11 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,7 +19,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // TestRefunds runs the sandbox's chains and the service as two processes
@@ -70,28 +67,12 @@ func TestRefunds(t *testing.T) {
 	go hook.Serve(ln)
 	defer hook.Close()
 
-	data := t.TempDir()
-	chains := startChains(t, data)
-	defer chains.stop(t)
-	env := []string{"CASHIER_PAYOUT_WINDOW=300ms"}
-	startService := func(first bool) *proc {
-		args := []string{"sandbox", "--only", "service", "--data", data, "--free-ports"}
-		if first {
-			args = append(args, "--webhook-url", "http://"+ln.Addr().String()+"/hook")
-		}
-		p := start(t, env, args...)
-		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
-		return p
-	}
-	svc := startService(true)
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{Env: []string{"CASHIER_PAYOUT_WINDOW=300ms"}, Service: []string{"--webhook-url", "http://" + ln.Addr().String() + "/hook"}})
+	defer tw.Chains.stop(t)
+	data, info, api := tw.Data, tw.Info, tw.API
 	mu.Lock()
 	whKey = info.WebhookKey
 	mu.Unlock()
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
 	balance := usdtBalances(t, info)
 
 	// Three ETH orders: A overpaid (12.50 of 10.00), B and C paid exactly.
@@ -264,10 +245,7 @@ func TestRefunds(t *testing.T) {
 	})
 	for k := 0; k < 3; k++ {
 		time.Sleep(time.Duration(mrand.IntN(1000)) * time.Millisecond)
-		svc.cmd.Process.Signal(syscall.SIGKILL)
-		<-svc.done
-		svc.done <- nil
-		svc = startService(false)
+		tw.restart()
 	}
 	want := map[string]struct{ to, amount string }{"R-C1": {toC, "3.00"}, "R-B": {toB, "5.00"}, "R-A": {toA, "2.50"}}
 	for no := range want {
@@ -282,7 +260,7 @@ func TestRefunds(t *testing.T) {
 		return len(successes) == len(want)
 	})
 	time.Sleep(3 * time.Second) // a second payment would land by now
-	svc.stop(t)
+	tw.Svc.stop(t)
 
 	for no, w := range want {
 		v, _ := cashier.ParseAmount(w.amount, 6)
@@ -294,8 +272,8 @@ func TestRefunds(t *testing.T) {
 		}
 	}
 	// The order's detail lists its refunds.
-	svc = startService(false)
-	defer svc.stop(t)
+	tw.Svc = tw.startService()
+	defer tw.Svc.stop(t)
 	d, err := api.CollectionDetail(ctx, "RF-C")
 	if err != nil {
 		t.Fatal(err)
