@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,7 +14,6 @@ import (
 
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/postgres/pgtest"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // TestDatabaseRestartUnderLoad crashes the PostgreSQL server (an
@@ -40,15 +37,10 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := t.TempDir()
-	sb := start(t, []string{"CASHIER_DATABASE_URL=" + url, "CASHIER_METRICS_ADDR=127.0.0.1:0",
-		"CASHIER_RATE_PER_KEY=1000000", "CASHIER_RATE_PER_IP=1000000", "CASHIER_RATE_PER_ENDPOINT=1000000"},
-		"sandbox", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
-	waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{OneProcess: true, Service: []string{"--tron-block-interval", "300ms"},
+		Env: []string{"CASHIER_DATABASE_URL=" + url, "CASHIER_METRICS_ADDR=127.0.0.1:0",
+			"CASHIER_RATE_PER_KEY=1000000", "CASHIER_RATE_PER_IP=1000000", "CASHIER_RATE_PER_ENDPOINT=1000000"}})
+	sb, info := tw.Svc, tw.Info
 	var readyURL string
 	waitFor(t, "the metrics listener", 30*time.Second, func() bool {
 		m := regexp.MustCompile(`"msg":"metrics endpoint","addr":"([^"]+)"`).FindStringSubmatch(sb.stderr.String())
