@@ -117,3 +117,16 @@ func (p *proc) kill() {
 	<-p.done
 	p.done <- nil // for the cleanup
 }
+
+// newShop provisions a merchant and a sandbox-mode cashier whose webhooks
+// go to hookURL on data with the CLI, and registers an ETH deposit
+// factory unchecked: deposit addresses are computed off chain, so no node
+// is needed.
+func newShop(t *testing.T, data, name, hookURL string) (merchant, cashierOut map[string]string) {
+	t.Helper()
+	m := cli(t, "merchant", "create", "--data", data, "--name", name)
+	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", hookURL)
+	registerUnchecked(t, data, m["merchantId"], "ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+	return m, c
+}
