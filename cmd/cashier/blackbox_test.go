@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -336,23 +335,11 @@ func TestBlackBox(t *testing.T) {
 	// Webhook receiver (sandbox mode allows a loopback http target).
 	var hookMu sync.Mutex
 	var hooks []*client.WebhookEvent
-	var hookKey string
-	hookSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		hookMu.Lock()
 		defer hookMu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, hookKey)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
 		hooks = append(hooks, ev)
-	})}
-	hookLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hookSrv.Serve(hookLn)
-	defer hookSrv.Close()
+	})
 
 	// 3. Provisioning with the CLI: exactly the documented shapes.
 	m := cli(t, "merchant", "create", "--data", data, "--name", "Black Box Shop")
@@ -364,10 +351,8 @@ func TestBlackBox(t *testing.T) {
 	if len(m) != 4 {
 		t.Fatalf("merchant create printed %v", m)
 	}
-	hookMu.Lock()
-	hookKey = m["webhookKey"]
-	hookMu.Unlock()
-	hookURL := "http://" + hookLn.Addr().String() + "/hook"
+	hook.setKey(m["webhookKey"])
+	hookURL := hook.URL
 	if out, err := exec.Command(binary, "cashier", "create", "--data", data, "--merchant", m["merchantId"], "--webhook-url", hookURL).CombinedOutput(); err == nil {
 		t.Fatalf("production mode accepted a plain-http loopback webhook URL: %s", out)
 	}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -55,34 +53,17 @@ func TestPaymentsSurviveKill(t *testing.T) {
 	// A webhook receiver that verifies signatures.
 	var mu sync.Mutex
 	success := map[string]string{} // orderNo → paidAmount of a SUCCESS webhook
-	var whKey string
-	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		key := whKey
-		mu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, key)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		if ev.Status == "SUCCESS" {
 			mu.Lock()
 			success[ev.OrderNo], _ = ev.Fields["paidAmount"].(string)
 			mu.Unlock()
 		}
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hook.Serve(ln)
-	defer hook.Close()
+	})
 
 	data := t.TempDir()
-	m, c := newShop(t, data, "Kill Shop", "http://"+ln.Addr().String()+"/hook")
-	mu.Lock()
-	whKey = m["webhookKey"]
-	mu.Unlock()
+	m, c := newShop(t, data, "Kill Shop", hook.URL)
+	hook.setKey(m["webhookKey"])
 	registry := filepath.Join(data, "registry.json")
 	reg, _ := json.Marshal(map[string]any{
 		"networks": []any{map[string]any{"chainId": "ETH", "evmChainId": devchain.ChainIDETH, "confirmations": 2}},

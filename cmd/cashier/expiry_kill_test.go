@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"slices"
 	"sync"
 	"testing"
@@ -32,28 +30,13 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 
 	var mu sync.Mutex
 	got := map[string][]string{} // orderNo → webhook statuses, in arrival order
-	var key string
-	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		k := key
-		mu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, k)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		mu.Lock()
 		got[ev.OrderNo] = append(got[ev.OrderNo], ev.Status)
 		mu.Unlock()
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hook.Serve(ln)
-	defer hook.Close()
+	})
 
-	hookURL := []string{"--webhook-url", "http://" + ln.Addr().String() + "/hook"}
+	hookURL := []string{"--webhook-url", hook.URL}
 	// A first run provisions the demo merchant and its contracts, then
 	// stops.
 	w := newWorld(t, worldOpts{Service: hookURL, ProvisionOnly: true})
@@ -70,9 +53,7 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 	w.Env = []string{"CASHIER_COLLECTION_TTL=" + ttl.String(),
 		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
 	w.Svc = w.startService(hookURL...)
-	mu.Lock()
-	key = info.WebhookKey
-	mu.Unlock()
+	hook.setKey(info.WebhookKey)
 	api := w.API
 	var expireAt time.Time
 	for _, o := range []struct{ no, chain string }{{"DOWN-ETH", "ETH"}, {"DOWN-UNPAID", "ETH"}} {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	mrand "math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -106,16 +105,10 @@ func TestInstancesTakeOverWork(t *testing.T) {
 
 	// Webhook receiver, verifying signatures: SUCCESS events by order.
 	var hookMu sync.Mutex
-	var hookKey string
 	success := map[string]map[string]string{"payment": {}, "payout": {}} // type → orderNo → amount field
-	hookSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		hookMu.Lock()
 		defer hookMu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, hookKey)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
 		if ev.Status == "SUCCESS" && success[ev.Type] != nil {
 			amount, _ := ev.Fields["paidAmount"].(string)
 			if ev.Type == "payout" {
@@ -123,22 +116,14 @@ func TestInstancesTakeOverWork(t *testing.T) {
 			}
 			success[ev.Type][ev.OrderNo] = amount
 		}
-	})}
-	hookLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hookSrv.Serve(hookLn)
-	defer hookSrv.Close()
+	})
 
 	// One service run provisions the demo merchant, its contracts and the
 	// service's keys into the database, then stops.
 	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true,
-		Service: []string{"--webhook-url", "http://" + hookLn.Addr().String() + "/hook"}})
+		Service: []string{"--webhook-url", hook.URL}})
 	data, info := tw.Data, tw.Info
-	hookMu.Lock()
-	hookKey = info.WebhookKey
-	hookMu.Unlock()
+	hook.setKey(info.WebhookKey)
 
 	// Three confirmations at the chains' one-second blocks keep each
 	// payout batch in flight for seconds: on a quiet machine one
@@ -291,7 +276,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	// else it holds) while batches are in flight.
 	waitFor(t, "payouts executing", time.Minute, func() bool { return countPayouts(t, data, dbEnv, "PROCESSING").Total > 0 })
 	time.Sleep(time.Duration(mrand.IntN(200)) * time.Millisecond)
-	owners, err = leaseOwners(insts[0].metrics)
+	owners, err := leaseOwners(insts[0].metrics)
 	if err != nil {
 		t.Fatal(err)
 	}

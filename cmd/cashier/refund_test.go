@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"io"
 	mrand "math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"os/exec"
@@ -39,17 +38,8 @@ func TestRefunds(t *testing.T) {
 
 	// The merchant's webhook receiver: refund.success events by refundNo.
 	var mu sync.Mutex
-	var whKey string
 	successes := map[string]map[string]bool{} // refundNo → event ids
-	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		key := whKey
-		mu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, key)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		if ev.Type == "refund" && ev.Status == "SUCCESS" {
 			no, _ := ev.Fields["refundNo"].(string)
 			mu.Lock()
@@ -59,20 +49,12 @@ func TestRefunds(t *testing.T) {
 			successes[no][ev.ID] = true
 			mu.Unlock()
 		}
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hook.Serve(ln)
-	defer hook.Close()
+	})
 
-	tw := newWorld(t, worldOpts{Env: []string{"CASHIER_PAYOUT_WINDOW=300ms"}, Service: []string{"--webhook-url", "http://" + ln.Addr().String() + "/hook"}})
+	tw := newWorld(t, worldOpts{Env: []string{"CASHIER_PAYOUT_WINDOW=300ms"}, Service: []string{"--webhook-url", hook.URL}})
 	defer tw.Chains.stop(t)
 	data, info, api := tw.Data, tw.Info, tw.API
-	mu.Lock()
-	whKey = info.WebhookKey
-	mu.Unlock()
+	hook.setKey(info.WebhookKey)
 	balance := usdtBalances(t, info)
 
 	// Three ETH orders: A overpaid (12.50 of 10.00), B and C paid exactly.
@@ -106,7 +88,7 @@ func TestRefunds(t *testing.T) {
 	}
 
 	// Too large: refused with a clear error, nothing stored.
-	_, err = api.CreateRefund(ctx, client.RefundRequest{OrderNo: "RF-C", RefundNo: "R-BIG", Amount: "8.01", Address: fresh()})
+	_, err := api.CreateRefund(ctx, client.RefundRequest{OrderNo: "RF-C", RefundNo: "R-BIG", Amount: "8.01", Address: fresh()})
 	if err == nil || !strings.Contains(err.Error(), "exceeds what order RF-C can still refund") || !strings.Contains(err.Error(), "refundable 8.00") {
 		t.Fatalf("refund above the paid amount: %v", err)
 	}
