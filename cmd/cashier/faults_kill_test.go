@@ -88,7 +88,7 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	}
 	serve()
 
-	balance := balances(t, info)
+	balance := usdtBalances(t, info)
 	before := map[cashier.Chain]*big.Int{}
 	for _, c := range all {
 		before[c] = balance(c, info.Networks[string(c)].PayoutContract)
@@ -239,9 +239,9 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	svc.stop(t)
 }
 
-// balances reads USDT balances on the sandbox's three chains directly
-// (not through the faulty proxies).
-func balances(t *testing.T, info *sandbox.Info) func(c cashier.Chain, owner string) *big.Int {
+// usdtBalances returns a reader of USDT balances on the sandbox's three
+// chains, straight from the chains (not through a test's faulty proxies).
+func usdtBalances(t *testing.T, info *sandbox.Info) func(c cashier.Chain, owner string) *big.Int {
 	t.Helper()
 	readers := map[cashier.Chain]cashier.ChainClient{}
 	for c, id := range map[cashier.Chain]uint64{cashier.ChainETH: devchain.ChainIDETH, cashier.ChainARB: devchain.ChainIDARB} {

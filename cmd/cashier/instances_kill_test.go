@@ -20,10 +20,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/devchain"
-	"github.com/stablecashier/cashier/evm"
-	"github.com/stablecashier/cashier/sandbox"
-	"github.com/stablecashier/cashier/tron"
 )
 
 // databaseEnv is the environment that points every process of a
@@ -421,29 +417,5 @@ func TestInstancesTakeOverWork(t *testing.T) {
 				t.Errorf("nonce journals on an instance's disk: %v", js)
 			}
 		}
-	}
-}
-
-// usdtBalances returns a reader of USDT balances on the sandbox's ETH and
-// TRON chains, through the service's own chain clients.
-func usdtBalances(t *testing.T, info *sandbox.Info) func(c cashier.Chain, owner string) *big.Int {
-	t.Helper()
-	readers := map[cashier.Chain]cashier.ChainClient{}
-	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ethc.Close)
-	readers[cashier.ChainETH] = ethc
-	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
-		t.Fatal(err)
-	}
-	return func(c cashier.Chain, owner string) *big.Int {
-		t.Helper()
-		b, err := readers[c].TokenBalance(context.Background(), info.Networks[string(c)].Tokens["USDT"], owner)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
 	}
 }
