@@ -152,7 +152,23 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT order_no FROM collection_orders WHERE order_no LIKE 'DBR-%'`)
+	stored := storedOrders(t, db, "DBR-")
+	var lost []string
+	for _, no := range acked {
+		if !stored[no] {
+			lost = append(lost, no)
+		}
+	}
+	if len(lost) > 0 {
+		t.Errorf("%d acknowledged orders lost, e.g. %v", len(lost), lost[:min(5, len(lost))])
+	}
+}
+
+// storedOrders is the set of collection order numbers starting with
+// prefix that db holds.
+func storedOrders(t *testing.T, db *sql.DB, prefix string) map[string]bool {
+	t.Helper()
+	rows, err := db.Query(`SELECT order_no FROM collection_orders WHERE order_no LIKE $1`, prefix+"%")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,13 +183,5 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	var lost []string
-	for _, no := range acked {
-		if !stored[no] {
-			lost = append(lost, no)
-		}
-	}
-	if len(lost) > 0 {
-		t.Errorf("%d acknowledged orders lost, e.g. %v", len(lost), lost[:min(5, len(lost))])
-	}
+	return stored
 }

@@ -245,21 +245,7 @@ func TestPostgresFailover(t *testing.T) {
 	if err := db.QueryRow(`SELECT pg_is_in_recovery()`).Scan(&inRecovery); err != nil || inRecovery {
 		t.Fatalf("the standby is not promoted: %v %v", inRecovery, err)
 	}
-	rows, err := db.Query(`SELECT order_no FROM collection_orders WHERE order_no LIKE 'FO-%'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored := map[string]bool{}
-	for rows.Next() {
-		var no string
-		if err := rows.Scan(&no); err != nil {
-			t.Fatal(err)
-		}
-		stored[no] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	stored := storedOrders(t, db, "FO-")
 	mu.Lock()
 	defer mu.Unlock()
 	var lost []string
