@@ -9,7 +9,6 @@ package main
 // webhooks and graceful shutdown.
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -316,17 +315,8 @@ func TestBlackBox(t *testing.T) {
 		t.Skip("starts two processes and three dev chains")
 	}
 	// 1. Dev chains with deployed tokens and contracts, from the sandbox.
-	sbDir := t.TempDir()
-	sb := start(t, nil, "sandbox", "--data", sbDir, "--free-ports")
-	infoPath := filepath.Join(sbDir, sandbox.InfoFile)
-	waitFor(t, "the sandbox", 90*time.Second, func() bool {
-		_, err := os.Stat(infoPath)
-		return err == nil && strings.Contains(sb.stderr.String(), "sandbox ready")
-	})
-	info, err := sandbox.ReadInfo(infoPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 90 * time.Second})
+	sb, info := tw.Svc, tw.Info
 
 	// 2. A separate service: registry pointed at the dev chains.
 	data := t.TempDir()
@@ -383,17 +373,8 @@ func TestBlackBox(t *testing.T) {
 	}
 
 	// 4. serve.
-	srv := start(t, []string{"CASHIER_MODE=sandbox", "CASHIER_REGISTRY=" + regPath, "CASHIER_ETH_RPC=" + info.Networks["ETH"].RPCURL,
-		"CASHIER_TRON_API=" + info.Networks["TRON"].RPCURL}, "serve", "--data", data, "--addr", "127.0.0.1:0")
-	var base string
-	waitFor(t, "serve", 30*time.Second, func() bool {
-		line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
-		if s, ok := strings.CutPrefix(string(line), "cashier listening on "); ok {
-			base = s
-			return true
-		}
-		return false
-	})
+	srv, base := serveBase(t, []string{"CASHIER_MODE=sandbox", "CASHIER_REGISTRY=" + regPath, "CASHIER_ETH_RPC=" + info.Networks["ETH"].RPCURL,
+		"CASHIER_TRON_API=" + info.Networks["TRON"].RPCURL}, "--data", data)
 	a := &api{t: t, base: base, apiKey: m["apiKey"], secret: m["secretKey"], now: time.Now}
 
 	// Configuration endpoints.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/big"
@@ -11,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -69,20 +67,12 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	var svc *proc
 	var sdk *client.Client
 	serve := func() {
-		svc = start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")
-		waitFor(t, "serve", time.Minute, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(svc.stdout.String())).ReadLine()
-			base, ok := strings.CutPrefix(string(line), "cashier listening on ")
-			if ok {
-				sdk = client.New(base, info.APIKey, info.SecretKey)
-			}
-			return ok
-		})
+		var base string
+		svc, base = serveBase(t, env, "--data", data)
+		sdk = client.New(base, info.APIKey, info.SecretKey)
 	}
 	kill := func() {
-		svc.cmd.Process.Signal(syscall.SIGKILL)
-		<-svc.done
-		svc.done <- nil
+		svc.kill()
 		// The next instance must not wait for this one's leases to run out.
 		os.RemoveAll(filepath.Join(data, "instances"))
 	}
