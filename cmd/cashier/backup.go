@@ -17,17 +17,12 @@ import (
 // file (sqlite.Backup). The master key is not in the copy: it is backed up
 // apart (docs/going-live.md). PostgreSQL has its own tools.
 func backupCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var out string
-	fs.StringVar(&out, "out", "", "the file to write the copy to; must not exist (required)")
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings("backup", args, getenv, stderr, func(fs *flag.FlagSet, _ *config.Config) {
+		fs.StringVar(&out, "out", "", "the file to write the copy to; must not exist (required)")
+	})
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("backup: unexpected arguments %q", rest)
 	}
 	if out == "" {
 		return fmt.Errorf("backup: --out FILE is required")

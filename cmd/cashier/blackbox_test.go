@@ -9,7 +9,6 @@ package main
 // webhooks and graceful shutdown.
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -17,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -317,17 +315,8 @@ func TestBlackBox(t *testing.T) {
 		t.Skip("starts two processes and three dev chains")
 	}
 	// 1. Dev chains with deployed tokens and contracts, from the sandbox.
-	sbDir := t.TempDir()
-	sb := start(t, nil, "sandbox", "--data", sbDir, "--free-ports")
-	infoPath := filepath.Join(sbDir, sandbox.InfoFile)
-	waitFor(t, "the sandbox", 90*time.Second, func() bool {
-		_, err := os.Stat(infoPath)
-		return err == nil && strings.Contains(sb.stderr.String(), "sandbox ready")
-	})
-	info, err := sandbox.ReadInfo(infoPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 90 * time.Second})
+	sb, info := tw.Svc, tw.Info
 
 	// 2. A separate service: registry pointed at the dev chains.
 	data := t.TempDir()
@@ -336,23 +325,11 @@ func TestBlackBox(t *testing.T) {
 	// Webhook receiver (sandbox mode allows a loopback http target).
 	var hookMu sync.Mutex
 	var hooks []*client.WebhookEvent
-	var hookKey string
-	hookSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		hookMu.Lock()
 		defer hookMu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, hookKey)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
 		hooks = append(hooks, ev)
-	})}
-	hookLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hookSrv.Serve(hookLn)
-	defer hookSrv.Close()
+	})
 
 	// 3. Provisioning with the CLI: exactly the documented shapes.
 	m := cli(t, "merchant", "create", "--data", data, "--name", "Black Box Shop")
@@ -364,10 +341,8 @@ func TestBlackBox(t *testing.T) {
 	if len(m) != 4 {
 		t.Fatalf("merchant create printed %v", m)
 	}
-	hookMu.Lock()
-	hookKey = m["webhookKey"]
-	hookMu.Unlock()
-	hookURL := "http://" + hookLn.Addr().String() + "/hook"
+	hook.setKey(m["webhookKey"])
+	hookURL := hook.URL
 	if out, err := exec.Command(binary, "cashier", "create", "--data", data, "--merchant", m["merchantId"], "--webhook-url", hookURL).CombinedOutput(); err == nil {
 		t.Fatalf("production mode accepted a plain-http loopback webhook URL: %s", out)
 	}
@@ -398,17 +373,8 @@ func TestBlackBox(t *testing.T) {
 	}
 
 	// 4. serve.
-	srv := start(t, []string{"CASHIER_MODE=sandbox", "CASHIER_REGISTRY=" + regPath, "CASHIER_ETH_RPC=" + info.Networks["ETH"].RPCURL,
-		"CASHIER_TRON_API=" + info.Networks["TRON"].RPCURL}, "serve", "--data", data, "--addr", "127.0.0.1:0")
-	var base string
-	waitFor(t, "serve", 30*time.Second, func() bool {
-		line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
-		if s, ok := strings.CutPrefix(string(line), "cashier listening on "); ok {
-			base = s
-			return true
-		}
-		return false
-	})
+	srv, base := serveBase(t, []string{"CASHIER_MODE=sandbox", "CASHIER_REGISTRY=" + regPath, "CASHIER_ETH_RPC=" + info.Networks["ETH"].RPCURL,
+		"CASHIER_TRON_API=" + info.Networks["TRON"].RPCURL}, "--data", data)
 	a := &api{t: t, base: base, apiKey: m["apiKey"], secret: m["secretKey"], now: time.Now}
 
 	// Configuration endpoints.

@@ -17,7 +17,6 @@ import (
 
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/http/pagetest"
-	"github.com/stablecashier/cashier/sandbox"
 	"github.com/stablecashier/cashier/sign"
 )
 
@@ -55,15 +54,9 @@ func TestCheckoutOnBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox and a browser")
 	}
-	data := t.TempDir()
-	sb := start(t, databaseEnv(), "sandbox", "--data", data, "--free-ports", "--header-prefix", "BlockATM",
-		"--tron-block-interval", "500ms", "--watch-interval", "200ms")
+	tw := newWorld(t, worldOpts{OneProcess: true, Env: databaseEnv(), Service: []string{"--header-prefix", "BlockATM", "--tron-block-interval", "500ms", "--watch-interval", "200ms"}})
+	data, sb, info := tw.Data, tw.Svc, tw.Info
 	defer sb.stop(t)
-	waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
 	threeStep, err := os.ReadFile("../../http/testdata/widget-sdk-three-step.html")
 	if err != nil {
 		t.Fatal(err)

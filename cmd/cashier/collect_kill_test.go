@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -58,37 +53,17 @@ func TestPaymentsSurviveKill(t *testing.T) {
 	// A webhook receiver that verifies signatures.
 	var mu sync.Mutex
 	success := map[string]string{} // orderNo → paidAmount of a SUCCESS webhook
-	var whKey string
-	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		key := whKey
-		mu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, key)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		if ev.Status == "SUCCESS" {
 			mu.Lock()
 			success[ev.OrderNo], _ = ev.Fields["paidAmount"].(string)
 			mu.Unlock()
 		}
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hook.Serve(ln)
-	defer hook.Close()
+	})
 
 	data := t.TempDir()
-	m := cli(t, "merchant", "create", "--data", data, "--name", "Kill Shop")
-	mu.Lock()
-	whKey = m["webhookKey"]
-	mu.Unlock()
-	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", "http://"+ln.Addr().String()+"/hook")
-	registerUnchecked(t, data, m["merchantId"], "ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+	m, c := newShop(t, data, "Kill Shop", hook.URL)
+	hook.setKey(m["webhookKey"])
 	registry := filepath.Join(data, "registry.json")
 	reg, _ := json.Marshal(map[string]any{
 		"networks": []any{map[string]any{"chainId": "ETH", "evmChainId": devchain.ChainIDETH, "confirmations": 2}},
@@ -102,19 +77,9 @@ func TestPaymentsSurviveKill(t *testing.T) {
 		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
 	var base string
 	serve := func() *proc {
-		p := start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")
-		waitFor(t, "serve", 30*time.Second, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
-			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
-			base = s
-			return ok
-		})
+		p, b := serveBase(t, env, "--data", data)
+		base = b
 		return p
-	}
-	kill := func(p *proc) {
-		p.cmd.Process.Signal(syscall.SIGKILL)
-		<-p.done
-		p.done <- nil
 	}
 
 	p := serve()
@@ -151,12 +116,12 @@ func TestPaymentsSurviveKill(t *testing.T) {
 	}()
 	for k := 0; k < 4; k++ {
 		time.Sleep(time.Duration(50+rand.IntN(400)) * time.Millisecond)
-		kill(p)
+		p.kill()
 		p = serve()
 	}
 	<-paid
 	// One payment while the service is down.
-	kill(p)
+	p.kill()
 	pay(n - 1)
 	chain.Commit()
 	chain.Commit() // confirmations for the last payment

@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 )
 
@@ -16,30 +15,18 @@ import (
 // takes the write lock per transaction) and the running service delivers
 // the CANCELLED webhook it queues.
 func collectionCancel(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("collection cancel", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var orderNo, merchantID string
-	fs.StringVar(&orderNo, "order", "", "the merchant's order number (required)")
-	fs.StringVar(&merchantID, "merchant", "", "merchant id (required)")
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings("collection cancel", args, getenv, stderr, func(fs *flag.FlagSet, _ *config.Config) {
+		fs.StringVar(&orderNo, "order", "", "the merchant's order number (required)")
+		fs.StringVar(&merchantID, "merchant", "", "merchant id (required)")
+	})
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("collection cancel: unexpected arguments %q", rest)
 	}
 	if orderNo == "" || merchantID == "" {
 		return fmt.Errorf("--order and --merchant are required")
 	}
-	if err := app.NeedStore(cfg); err != nil {
-		return fmt.Errorf("%s: %w", "collection cancel", err)
-	}
-	reg, err := servedRegistry(cfg)
-	if err != nil {
-		return err
-	}
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Registry: reg}, stderr)
+	svc, err := chainlessService(ctx, "collection cancel", cfg, stderr)
 	if err != nil {
 		return err
 	}

@@ -375,15 +375,9 @@ func TestDocumentedCommands(t *testing.T) {
 		go hookSrv.Serve(ln)
 		defer hookSrv.Close()
 
-		data := t.TempDir()
+		tw := newWorld(t, worldOpts{OneProcess: true, Env: databaseEnv(), Service: []string{"--tron-block-interval", "300ms", "--webhook-url", "http://" + ln.Addr().String() + "/hook"}})
 		used["sandbox"] = true
-		sb := start(t, databaseEnv(), "sandbox", "--data", data, "--free-ports", "--tron-block-interval", "300ms",
-			"--webhook-url", "http://"+ln.Addr().String()+"/hook")
-		waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-		info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data, info := tw.Data, tw.Info
 		hooks.mu.Lock()
 		hooks.key = info.WebhookKey
 		hooks.mu.Unlock()

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,7 +14,6 @@ import (
 
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/postgres/pgtest"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // TestDatabaseRestartUnderLoad crashes the PostgreSQL server (an
@@ -40,15 +37,10 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := t.TempDir()
-	sb := start(t, []string{"CASHIER_DATABASE_URL=" + url, "CASHIER_METRICS_ADDR=127.0.0.1:0",
-		"CASHIER_RATE_PER_KEY=1000000", "CASHIER_RATE_PER_IP=1000000", "CASHIER_RATE_PER_ENDPOINT=1000000"},
-		"sandbox", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
-	waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{OneProcess: true, Service: []string{"--tron-block-interval", "300ms"},
+		Env: []string{"CASHIER_DATABASE_URL=" + url, "CASHIER_METRICS_ADDR=127.0.0.1:0",
+			"CASHIER_RATE_PER_KEY=1000000", "CASHIER_RATE_PER_IP=1000000", "CASHIER_RATE_PER_ENDPOINT=1000000"}})
+	sb, info := tw.Svc, tw.Info
 	var readyURL string
 	waitFor(t, "the metrics listener", 30*time.Second, func() bool {
 		m := regexp.MustCompile(`"msg":"metrics endpoint","addr":"([^"]+)"`).FindStringSubmatch(sb.stderr.String())
@@ -160,7 +152,23 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT order_no FROM collection_orders WHERE order_no LIKE 'DBR-%'`)
+	stored := storedOrders(t, db, "DBR-")
+	var lost []string
+	for _, no := range acked {
+		if !stored[no] {
+			lost = append(lost, no)
+		}
+	}
+	if len(lost) > 0 {
+		t.Errorf("%d acknowledged orders lost, e.g. %v", len(lost), lost[:min(5, len(lost))])
+	}
+}
+
+// storedOrders is the set of collection order numbers starting with
+// prefix that db holds.
+func storedOrders(t *testing.T, db *sql.DB, prefix string) map[string]bool {
+	t.Helper()
+	rows, err := db.Query(`SELECT order_no FROM collection_orders WHERE order_no LIKE $1`, prefix+"%")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,13 +183,5 @@ func TestDatabaseRestartUnderLoad(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	var lost []string
-	for _, no := range acked {
-		if !stored[no] {
-			lost = append(lost, no)
-		}
-	}
-	if len(lost) > 0 {
-		t.Errorf("%d acknowledged orders lost, e.g. %v", len(lost), lost[:min(5, len(lost))])
-	}
+	return stored
 }

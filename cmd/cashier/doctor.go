@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/app"
-	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/sandbox"
 )
 
@@ -19,15 +17,9 @@ import (
 // same settings code) and prints one line per check; any failure makes
 // it exit non-zero.
 func doctor(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings("doctor", args, getenv, stderr, nil)
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("doctor: unexpected arguments %q", rest)
 	}
 	var reg *cashier.Registry
 	if info, err := sandbox.ReadInfo(filepath.Join(cfg.Data, sandbox.InfoFile)); err == nil && cfg.Registry == "" {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // serveBase starts `serve` with env and args and returns it with its base URL.
@@ -56,13 +55,8 @@ func TestDoctorAndInactiveNetworksOnBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox")
 	}
-	sbDir := t.TempDir()
-	sb := start(t, nil, "sandbox", "--data", sbDir, "--free-ports")
-	waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready") })
-	info, err := sandbox.ReadInfo(filepath.Join(sbDir, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{OneProcess: true})
+	sbDir, info := tw.Data, tw.Info
 	out, err := exec.Command(binary, "doctor", "--data", sbDir).CombinedOutput()
 	if err != nil || strings.Contains(string(out), "\nfail ") || strings.HasPrefix(string(out), "fail ") {
 		t.Fatalf("doctor on the running sandbox: %v\n%s", err, out)

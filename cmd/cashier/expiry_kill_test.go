@@ -3,20 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // TestPaidWhileDownAcrossExpiry runs the sandbox's chains and service as
@@ -33,46 +27,21 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	data := t.TempDir()
 
 	var mu sync.Mutex
 	got := map[string][]string{} // orderNo → webhook statuses, in arrival order
-	var key string
-	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		k := key
-		mu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, k)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		mu.Lock()
 		got[ev.OrderNo] = append(got[ev.OrderNo], ev.Status)
 		mu.Unlock()
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hook.Serve(ln)
-	defer hook.Close()
+	})
 
-	chains := startChains(t, data)
-	defer chains.stop(t)
-	var env []string
-	startService := func() *proc {
-		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports", "--webhook-url", "http://"+ln.Addr().String()+"/hook")
-		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
-		return p
-	}
+	hookURL := []string{"--webhook-url", hook.URL}
 	// A first run provisions the demo merchant and its contracts, then
 	// stops.
-	startService().stop(t)
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWorld(t, worldOpts{Service: hookURL, ProvisionOnly: true})
+	defer w.Chains.stop(t)
+	data, info := w.Data, w.Info
 	// The dev chain's block times run ahead of the clock by about as many
 	// seconds as it made blocks faster than one a second (provisioning
 	// makes many). The orders live that lead plus 20 s, room for the steps
@@ -81,13 +50,11 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 	lead := chainLead(ctx, t, info.Networks["ETH"].RPCURL)
 	ttl := (lead + 20*time.Second).Round(time.Second)
 	t.Logf("the chain's block times lead the clock by %s: orders live %s", lead.Round(100*time.Millisecond), ttl)
-	env = []string{"CASHIER_COLLECTION_TTL=" + ttl.String(),
+	w.Env = []string{"CASHIER_COLLECTION_TTL=" + ttl.String(),
 		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
-	svc := startService()
-	mu.Lock()
-	key = info.WebhookKey
-	mu.Unlock()
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+	w.Svc = w.startService(hookURL...)
+	hook.setKey(info.WebhookKey)
+	api := w.API
 	var expireAt time.Time
 	for _, o := range []struct{ no, chain string }{{"DOWN-ETH", "ETH"}, {"DOWN-UNPAID", "ETH"}} {
 		c, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: o.no, Amount: "3.25", Symbol: "USDT", ChainID: o.chain})
@@ -106,17 +73,15 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 	})
 
 	// Down before the expiry; the chains go on and the customer pays.
-	svc.cmd.Process.Signal(syscall.SIGKILL)
-	<-svc.done
-	svc.done <- nil
+	w.Svc.kill()
 	cli(t, "sandbox", "pay", "--data", data, "--order", "DOWN-ETH")
 	if time.Now().After(expireAt.Add(-3 * time.Second)) {
 		t.Fatalf("the payment was made too close to the expiry (%v) to prove anything", expireAt)
 	}
 	// Up again well after the expiry.
 	time.Sleep(time.Until(expireAt.Add(8 * time.Second)))
-	svc = startService()
-	defer svc.stop(t)
+	w.Svc = w.startService(hookURL...)
+	defer w.Svc.stop(t)
 	api = client.New(info.BaseURL, info.APIKey, info.SecretKey)
 
 	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {

@@ -22,7 +22,6 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/postgres/pgtest"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // TestPostgresFailover is the database an operator should run, crashed:
@@ -59,15 +58,8 @@ func TestPostgresFailover(t *testing.T) {
 	dbEnv := []string{"CASHIER_DATABASE_URL=" + multi}
 
 	ctx := context.Background()
-	data := t.TempDir()
-	startChains(t, data, "--tron-block-interval", "300ms")
-	prov := start(t, dbEnv, "sandbox", "--only", "service", "--data", data, "--free-ports")
-	waitFor(t, "provisioning", 2*time.Minute, func() bool { return strings.Contains(prov.stderr.String(), "sandbox ready at") })
-	prov.stop(t)
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true, Wait: 2 * time.Minute})
+	data, info := tw.Data, tw.Info
 	// Three confirmations at the chains' one-second blocks keep each
 	// batch in flight for seconds.
 	regPath := writeRegistry(t, data, info, 3)
@@ -253,21 +245,7 @@ func TestPostgresFailover(t *testing.T) {
 	if err := db.QueryRow(`SELECT pg_is_in_recovery()`).Scan(&inRecovery); err != nil || inRecovery {
 		t.Fatalf("the standby is not promoted: %v %v", inRecovery, err)
 	}
-	rows, err := db.Query(`SELECT order_no FROM collection_orders WHERE order_no LIKE 'FO-%'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored := map[string]bool{}
-	for rows.Next() {
-		var no string
-		if err := rows.Scan(&no); err != nil {
-			t.Fatal(err)
-		}
-		stored[no] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	stored := storedOrders(t, db, "FO-")
 	mu.Lock()
 	defer mu.Unlock()
 	var lost []string

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/big"
@@ -11,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -37,16 +35,9 @@ func TestProviderFaultsAndKills(t *testing.T) {
 		t.Skip("runs the binary's sandbox behind fault proxies")
 	}
 	ctx := context.Background()
-	data := t.TempDir()
 	dbEnv := databaseEnv()
-	startChains(t, data, "--tron-block-interval", "300ms")
-	prov := start(t, dbEnv, "sandbox", "--only", "service", "--data", data, "--free-ports")
-	waitFor(t, "provisioning", time.Minute, func() bool { return strings.Contains(prov.stderr.String(), "sandbox ready at") })
-	prov.stop(t)
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true})
+	data, info := tw.Data, tw.Info
 	all := []cashier.Chain{cashier.ChainETH, cashier.ChainARB, cashier.ChainTRON}
 
 	rates := map[faultproxy.Fault]float64{faultproxy.RateLimit: 0.01, faultproxy.Upstream: 0.03, faultproxy.Delay: 0.02,
@@ -76,26 +67,18 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	var svc *proc
 	var sdk *client.Client
 	serve := func() {
-		svc = start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")
-		waitFor(t, "serve", time.Minute, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(svc.stdout.String())).ReadLine()
-			base, ok := strings.CutPrefix(string(line), "cashier listening on ")
-			if ok {
-				sdk = client.New(base, info.APIKey, info.SecretKey)
-			}
-			return ok
-		})
+		var base string
+		svc, base = serveBase(t, env, "--data", data)
+		sdk = client.New(base, info.APIKey, info.SecretKey)
 	}
 	kill := func() {
-		svc.cmd.Process.Signal(syscall.SIGKILL)
-		<-svc.done
-		svc.done <- nil
+		svc.kill()
 		// The next instance must not wait for this one's leases to run out.
 		os.RemoveAll(filepath.Join(data, "instances"))
 	}
 	serve()
 
-	balance := balances(t, info)
+	balance := usdtBalances(t, info)
 	before := map[cashier.Chain]*big.Int{}
 	for _, c := range all {
 		before[c] = balance(c, info.Networks[string(c)].PayoutContract)
@@ -246,9 +229,9 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	svc.stop(t)
 }
 
-// balances reads USDT balances on the sandbox's three chains directly
-// (not through the faulty proxies).
-func balances(t *testing.T, info *sandbox.Info) func(c cashier.Chain, owner string) *big.Int {
+// usdtBalances returns a reader of USDT balances on the sandbox's three
+// chains, straight from the chains (not through a test's faulty proxies).
+func usdtBalances(t *testing.T, info *sandbox.Info) func(c cashier.Chain, owner string) *big.Int {
 	t.Helper()
 	readers := map[cashier.Chain]cashier.ChainClient{}
 	for c, id := range map[cashier.Chain]uint64{cashier.ChainETH: devchain.ChainIDETH, cashier.ChainARB: devchain.ChainIDARB} {

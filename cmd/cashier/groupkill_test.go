@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,22 +21,11 @@ func TestCreatedOrdersSurviveKill(t *testing.T) {
 		t.Skip("runs the binary twice")
 	}
 	data := t.TempDir()
-	m := cli(t, "merchant", "create", "--data", data, "--name", "Load Shop")
-	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", "http://127.0.0.1:9/hook")
-	registerUnchecked(t, data, m["merchantId"], "ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+	m, c := newShop(t, data, "Load Shop", "http://127.0.0.1:9/hook")
 
 	env := []string{"CASHIER_MODE=sandbox", "CASHIER_RATE_PER_KEY=10000000", "CASHIER_RATE_PER_IP=10000000", "CASHIER_RATE_PER_ENDPOINT=10000000"}
 	serve := func() (*proc, string) {
-		p := start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")
-		var base string
-		waitFor(t, "serve", 30*time.Second, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
-			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
-			base = s
-			return ok
-		})
-		return p, base
+		return serveBase(t, env, "--data", data)
 	}
 	first, base := serve()
 	sdk := client.New(base, m["apiKey"], m["secretKey"])
@@ -81,9 +68,7 @@ func TestCreatedOrdersSurviveKill(t *testing.T) {
 		defer mu.Unlock()
 		return len(ok) >= 300
 	})
-	first.cmd.Process.Signal(syscall.SIGKILL)
-	<-first.done
-	first.done <- nil
+	first.kill()
 	close(stop)
 	wg.Wait()
 

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io"
 	"path/filepath"
 	"runtime/debug"
@@ -17,15 +16,9 @@ import (
 // changes nothing and says so, so a provisioning script may run it on
 // every deploy.
 func initCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings("init", args, getenv, stderr, nil)
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("init: unexpected arguments %q", rest)
 	}
 	out := map[string]any{"database": "sqlite"}
 	if cfg.DatabaseURL != "" {

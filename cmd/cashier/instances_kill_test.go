@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	mrand "math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -21,10 +20,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/devchain"
-	"github.com/stablecashier/cashier/evm"
-	"github.com/stablecashier/cashier/sandbox"
-	"github.com/stablecashier/cashier/tron"
 )
 
 // databaseEnv is the environment that points every process of a
@@ -102,22 +97,14 @@ func TestInstancesTakeOverWork(t *testing.T) {
 		t.Skip("runs the binary's sandbox and three instances")
 	}
 	ctx := context.Background()
-	data := t.TempDir()
 	dbEnv := databaseEnv()
-	startChains(t, data, "--tron-block-interval", "300ms")
 
 	// Webhook receiver, verifying signatures: SUCCESS events by order.
 	var hookMu sync.Mutex
-	var hookKey string
 	success := map[string]map[string]string{"payment": {}, "payout": {}} // type → orderNo → amount field
-	hookSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		hookMu.Lock()
 		defer hookMu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, hookKey)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
 		if ev.Status == "SUCCESS" && success[ev.Type] != nil {
 			amount, _ := ev.Fields["paidAmount"].(string)
 			if ev.Type == "payout" {
@@ -125,27 +112,14 @@ func TestInstancesTakeOverWork(t *testing.T) {
 			}
 			success[ev.Type][ev.OrderNo] = amount
 		}
-	})}
-	hookLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hookSrv.Serve(hookLn)
-	defer hookSrv.Close()
+	})
 
 	// One service run provisions the demo merchant, its contracts and the
 	// service's keys into the database, then stops.
-	prov := start(t, dbEnv, "sandbox", "--only", "service", "--data", data, "--free-ports",
-		"--webhook-url", "http://"+hookLn.Addr().String()+"/hook")
-	waitFor(t, "provisioning", time.Minute, func() bool { return strings.Contains(prov.stderr.String(), "sandbox ready at") })
-	prov.stop(t)
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hookMu.Lock()
-	hookKey = info.WebhookKey
-	hookMu.Unlock()
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true,
+		Service: []string{"--webhook-url", hook.URL}})
+	data, info := tw.Data, tw.Info
+	hook.setKey(info.WebhookKey)
 
 	// Three confirmations at the chains' one-second blocks keep each
 	// payout batch in flight for seconds: on a quiet machine one
@@ -298,7 +272,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	// else it holds) while batches are in flight.
 	waitFor(t, "payouts executing", time.Minute, func() bool { return countPayouts(t, data, dbEnv, "PROCESSING").Total > 0 })
 	time.Sleep(time.Duration(mrand.IntN(200)) * time.Millisecond)
-	owners, err = leaseOwners(insts[0].metrics)
+	owners, err := leaseOwners(insts[0].metrics)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,29 +417,5 @@ func TestInstancesTakeOverWork(t *testing.T) {
 				t.Errorf("nonce journals on an instance's disk: %v", js)
 			}
 		}
-	}
-}
-
-// usdtBalances returns a reader of USDT balances on the sandbox's ETH and
-// TRON chains, through the service's own chain clients.
-func usdtBalances(t *testing.T, info *sandbox.Info) func(c cashier.Chain, owner string) *big.Int {
-	t.Helper()
-	readers := map[cashier.Chain]cashier.ChainClient{}
-	ethc, err := evm.New(evm.Config{Chain: cashier.ChainETH, ChainID: devchain.ChainIDETH, URLs: []string{info.Networks["ETH"].RPCURL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ethc.Close)
-	readers[cashier.ChainETH] = ethc
-	if readers[cashier.ChainTRON], err = tron.New(tron.Config{URLs: []string{info.Networks["TRON"].RPCURL}}); err != nil {
-		t.Fatal(err)
-	}
-	return func(c cashier.Chain, owner string) *big.Int {
-		t.Helper()
-		b, err := readers[c].TokenBalance(context.Background(), info.Networks[string(c)].Tokens["USDT"], owner)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net"
@@ -9,7 +8,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -52,23 +50,11 @@ func TestWebhookSurvivesKill(t *testing.T) {
 	go hookSrv.Serve(ln)
 	defer hookSrv.Close()
 
-	m := cli(t, "merchant", "create", "--data", data, "--name", "Crash Shop")
-	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", "http://"+ln.Addr().String()+"/hook")
-	// Deposit addresses are computed off chain, so no node is needed here.
-	registerUnchecked(t, data, m["merchantId"], "ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+	m, c := newShop(t, data, "Crash Shop", "http://"+ln.Addr().String()+"/hook")
 
 	env := []string{"CASHIER_MODE=sandbox", "CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s"}
 	serve := func() (*proc, string) {
-		p := start(t, env, "serve", "--data", data, "--addr", "127.0.0.1:0")
-		var base string
-		waitFor(t, "serve", 30*time.Second, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
-			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
-			base = s
-			return ok
-		})
-		return p, base
+		return serveBase(t, env, "--data", data)
 	}
 	first, base := serve()
 	sdk := client.New(base, m["apiKey"], m["secretKey"])
@@ -82,9 +68,7 @@ func TestWebhookSurvivesKill(t *testing.T) {
 		t.Fatal("the first delivery never arrived")
 	}
 	// Mid-delivery: kill -9, no chance to record anything.
-	first.cmd.Process.Signal(syscall.SIGKILL)
-	<-first.done
-	first.done <- nil
+	first.kill()
 
 	mu.Lock()
 	hang = false

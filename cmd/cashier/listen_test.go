@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // hookRecorder is a webhook receiver keeping each request it verified
@@ -78,14 +76,9 @@ func TestListenAndTrigger(t *testing.T) {
 	}
 	real := &hookRecorder{bodies: map[string][]byte{}, sigs: map[string]string{}}
 	realURL := serveHook(t, real)
-	data := t.TempDir()
-	sb := start(t, databaseEnv(), "sandbox", "--data", data, "--free-ports", "--tron-block-interval", "300ms", "--webhook-url", realURL)
+	tw := newWorld(t, worldOpts{OneProcess: true, Env: databaseEnv(), Service: []string{"--tron-block-interval", "300ms", "--webhook-url", realURL}})
+	data, sb, info := tw.Data, tw.Svc, tw.Info
 	defer sb.stop(t)
-	waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
 	real.mu.Lock()
 	real.key = info.WebhookKey
 	real.mu.Unlock()

@@ -8,16 +8,12 @@ import (
 	mrand "math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // TestPayoutsSurviveKills runs the sandbox's chains in one process and the
@@ -33,22 +29,10 @@ func TestPayoutsSurviveKills(t *testing.T) {
 	}
 	kills := killPoints(t, 20)
 	ctx := context.Background()
-	data := t.TempDir()
-	startChains(t, data, "--tron-block-interval", "300ms")
-
 	// Small batches: more executions, more states to be killed in.
-	env := []string{"CASHIER_PAYOUT_BATCH_SIZE=4", "CASHIER_PAYOUT_WINDOW=300ms"}
-	startService := func() *proc {
-		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports")
-		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
-		return p
-	}
-	svc := startService()
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+	w := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"},
+		Env: []string{"CASHIER_PAYOUT_BATCH_SIZE=4", "CASHIER_PAYOUT_WINDOW=300ms"}})
+	data, info, api := w.Data, w.Info, w.API
 
 	type payout struct {
 		chain     cashier.Chain
@@ -88,10 +72,7 @@ func TestPayoutsSurviveKills(t *testing.T) {
 	// confirmed; restart each time.
 	for k := 0; k < kills; k++ {
 		time.Sleep(time.Duration(mrand.IntN(1500)) * time.Millisecond)
-		svc.cmd.Process.Signal(syscall.SIGKILL)
-		<-svc.done
-		svc.done <- nil
-		svc = startService()
+		w.restart()
 	}
 	t.Logf("%d kills done", kills)
 
@@ -113,7 +94,7 @@ func TestPayoutsSurviveKills(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	svc.stop(t)
+	w.Svc.stop(t)
 
 	// On chain: each recipient exactly its amount, each contract exactly
 	// the sum of amounts and fees.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -49,14 +48,7 @@ func TestNetworkPresetTestnet(t *testing.T) {
 	if out, err := exec.Command(binary, "init", "--data", data, "--network-preset", "testnet").CombinedOutput(); err != nil {
 		t.Fatalf("init: %v %s", err, out)
 	}
-	srv := start(t, databaseEnv(), "serve", "--data", data, "--addr", "127.0.0.1:0") // the preset comes from the directory
-	var base string
-	waitFor(t, "serve", time.Minute, func() bool {
-		line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
-		s, ok := strings.CutPrefix(string(line), "cashier listening on ")
-		base = s
-		return ok
-	})
+	srv, base := serveBase(t, databaseEnv(), "--data", data) // the preset comes from the directory
 
 	nets := map[string]map[string]any{}
 	for _, n := range getData(t, base+"/admin/api/v2/pub/network/list") {

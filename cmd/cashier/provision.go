@@ -25,16 +25,9 @@ var startsDataDir = map[string]bool{"merchant create": true, "key generate": tru
 // provisionFlags parses the common configuration plus the command's own
 // flags, then opens the store.
 func provisionFlags(ctx context.Context, name string, args []string, getenv func(string) string, stderr io.Writer, own func(*flag.FlagSet)) (cashier.Store, config.Config, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	own(fs)
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings(name, args, getenv, stderr, func(fs *flag.FlagSet, _ *config.Config) { own(fs) })
 	if err != nil {
 		return nil, cfg, err
-	}
-	if len(rest) > 0 {
-		return nil, cfg, fmt.Errorf("%s: unexpected arguments %q", name, rest)
 	}
 	if !startsDataDir[name] {
 		if err := app.NeedStore(cfg); err != nil {
@@ -144,6 +137,21 @@ func servedRegistry(cfg config.Config) (*cashier.Registry, error) {
 		return cfg.Networks() // not a sandbox's directory
 	}
 	return sandbox.Registry(info, sandbox.DefaultConfirmations)
+}
+
+// chainlessService opens the service on cfg's existing data directory
+// with the registry it serves (servedRegistry) but no chain dialled, for
+// the operator commands that need the database and webhooks only. name
+// labels a missing database.
+func chainlessService(ctx context.Context, name string, cfg config.Config, stderr io.Writer) (*app.Service, error) {
+	if err := app.NeedStore(cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	reg, err := servedRegistry(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Registry: reg}, stderr)
 }
 
 // dialServed connects to the chains of the service running on cfg's data

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // quickstartDir holds the snippets docs/quickstart.md includes verbatim.
@@ -64,15 +62,9 @@ func TestQuickstart(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close() // the receiver listens on it next
 
-	data := t.TempDir()
-	sb := start(t, databaseEnv(), "sandbox", "--data", data, "--free-ports", "--tron-block-interval", "300ms",
-		"--webhook-url", "http://127.0.0.1:"+strconv.Itoa(port)+"/hook")
+	tw := newWorld(t, worldOpts{OneProcess: true, Env: databaseEnv(), Service: []string{"--tron-block-interval", "300ms", "--webhook-url", "http://127.0.0.1:" + strconv.Itoa(port) + "/hook"}})
+	data, sb, info := tw.Data, tw.Svc, tw.Info
 	defer sb.stop(t)
-	waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
 
 	node, err := exec.LookPath("node")
 	if err != nil {

@@ -5,15 +5,12 @@ import (
 	"crypto/rand"
 	"io"
 	mrand "math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,7 +18,6 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // TestRefunds runs the sandbox's chains and the service as two processes
@@ -42,17 +38,8 @@ func TestRefunds(t *testing.T) {
 
 	// The merchant's webhook receiver: refund.success events by refundNo.
 	var mu sync.Mutex
-	var whKey string
 	successes := map[string]map[string]bool{} // refundNo → event ids
-	hook := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		key := whKey
-		mu.Unlock()
-		ev, _, err := client.VerifyWebhook(r, key)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
-			return
-		}
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
 		if ev.Type == "refund" && ev.Status == "SUCCESS" {
 			no, _ := ev.Fields["refundNo"].(string)
 			mu.Lock()
@@ -62,36 +49,12 @@ func TestRefunds(t *testing.T) {
 			successes[no][ev.ID] = true
 			mu.Unlock()
 		}
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hook.Serve(ln)
-	defer hook.Close()
+	})
 
-	data := t.TempDir()
-	chains := startChains(t, data)
-	defer chains.stop(t)
-	env := []string{"CASHIER_PAYOUT_WINDOW=300ms"}
-	startService := func(first bool) *proc {
-		args := []string{"sandbox", "--only", "service", "--data", data, "--free-ports"}
-		if first {
-			args = append(args, "--webhook-url", "http://"+ln.Addr().String()+"/hook")
-		}
-		p := start(t, env, args...)
-		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
-		return p
-	}
-	svc := startService(true)
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	whKey = info.WebhookKey
-	mu.Unlock()
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+	tw := newWorld(t, worldOpts{Env: []string{"CASHIER_PAYOUT_WINDOW=300ms"}, Service: []string{"--webhook-url", hook.URL}})
+	defer tw.Chains.stop(t)
+	data, info, api := tw.Data, tw.Info, tw.API
+	hook.setKey(info.WebhookKey)
 	balance := usdtBalances(t, info)
 
 	// Three ETH orders: A overpaid (12.50 of 10.00), B and C paid exactly.
@@ -125,7 +88,7 @@ func TestRefunds(t *testing.T) {
 	}
 
 	// Too large: refused with a clear error, nothing stored.
-	_, err = api.CreateRefund(ctx, client.RefundRequest{OrderNo: "RF-C", RefundNo: "R-BIG", Amount: "8.01", Address: fresh()})
+	_, err := api.CreateRefund(ctx, client.RefundRequest{OrderNo: "RF-C", RefundNo: "R-BIG", Amount: "8.01", Address: fresh()})
 	if err == nil || !strings.Contains(err.Error(), "exceeds what order RF-C can still refund") || !strings.Contains(err.Error(), "refundable 8.00") {
 		t.Fatalf("refund above the paid amount: %v", err)
 	}
@@ -264,10 +227,7 @@ func TestRefunds(t *testing.T) {
 	})
 	for k := 0; k < 3; k++ {
 		time.Sleep(time.Duration(mrand.IntN(1000)) * time.Millisecond)
-		svc.cmd.Process.Signal(syscall.SIGKILL)
-		<-svc.done
-		svc.done <- nil
-		svc = startService(false)
+		tw.restart()
 	}
 	want := map[string]struct{ to, amount string }{"R-C1": {toC, "3.00"}, "R-B": {toB, "5.00"}, "R-A": {toA, "2.50"}}
 	for no := range want {
@@ -282,7 +242,7 @@ func TestRefunds(t *testing.T) {
 		return len(successes) == len(want)
 	})
 	time.Sleep(3 * time.Second) // a second payment would land by now
-	svc.stop(t)
+	tw.Svc.stop(t)
 
 	for no, w := range want {
 		v, _ := cashier.ParseAmount(w.amount, 6)
@@ -294,8 +254,8 @@ func TestRefunds(t *testing.T) {
 		}
 	}
 	// The order's detail lists its refunds.
-	svc = startService(false)
-	defer svc.stop(t)
+	tw.Svc = tw.startService()
+	defer tw.Svc.stop(t)
 	d, err := api.CollectionDetail(ctx, "RF-C")
 	if err != nil {
 		t.Fatal(err)

@@ -21,23 +21,18 @@ func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if len(args) > 0 && args[0] == "pay" {
 		return sandboxPay(ctx, args[1:], getenv, stdout, stderr)
 	}
-	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var opts sandbox.Options
-	fs.DurationVar(&opts.BlockPeriod, "block-period", time.Second, "EVM dev chains make a block at least this often (and at once when a transaction arrives)")
-	fs.StringVar(&opts.Only, "only", "", "run one half: chains (the dev chains) or service (the service against the chains of DATA/sandbox.json)")
-	fs.IntVar(&opts.Confirmations, "confirmations", sandbox.DefaultConfirmations, "confirmations the sandbox's networks ask of a payment")
-	fs.DurationVar(&opts.TRONBlockInterval, "tron-block-interval", time.Second, "TRON stand-in block interval")
-	fs.BoolVar(&opts.FreePorts, "free-ports", false, "use any free ports on first start instead of 8080, 8545, 8547 and 8090")
-	fs.StringVar(&opts.WebhookURL, "webhook-url", "", "where the demo cashier's webhooks go, on first start or, given again, on an existing sandbox (empty: none; http and loopback allowed)")
-	cfg := config.Default()
-	cfg.Data = ".sandbox"
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, fs, err := parseSettings("sandbox", args, getenv, stderr, func(fs *flag.FlagSet, cfg *config.Config) {
+		fs.DurationVar(&opts.BlockPeriod, "block-period", time.Second, "EVM dev chains make a block at least this often (and at once when a transaction arrives)")
+		fs.StringVar(&opts.Only, "only", "", "run one half: chains (the dev chains) or service (the service against the chains of DATA/sandbox.json)")
+		fs.IntVar(&opts.Confirmations, "confirmations", sandbox.DefaultConfirmations, "confirmations the sandbox's networks ask of a payment")
+		fs.DurationVar(&opts.TRONBlockInterval, "tron-block-interval", time.Second, "TRON stand-in block interval")
+		fs.BoolVar(&opts.FreePorts, "free-ports", false, "use any free ports on first start instead of 8080, 8545, 8547 and 8090")
+		fs.StringVar(&opts.WebhookURL, "webhook-url", "", "where the demo cashier's webhooks go, on first start or, given again, on an existing sandbox (empty: none; http and loopback allowed)")
+		cfg.Data = ".sandbox"
+	})
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("sandbox: unexpected arguments %q", rest)
 	}
 	if err := checkSandboxFlags(fs, opts); err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -34,10 +33,9 @@ func TestSandboxSplit(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	data := t.TempDir()
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "200ms"}, ChainsOnly: true})
+	data := tw.Data
 	infoPath := filepath.Join(data, sandbox.InfoFile)
-
-	chains := startChains(t, data, "--tron-block-interval", "200ms")
 	info, err := sandbox.ReadInfo(infoPath)
 	if err != nil {
 		t.Fatal(err)
@@ -49,20 +47,12 @@ func TestSandboxSplit(t *testing.T) {
 		t.Fatal("the chains alone created the service's database")
 	}
 
-	startService := func() *proc {
-		p := start(t, nil, "sandbox", "--only", "service", "--data", data, "--free-ports")
-		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
-		return p
-	}
-	svc := startService()
-	info, err = sandbox.ReadInfo(infoPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw.serve()
+	info = tw.Info
 	if info.BaseURL == "" || info.MerchantID == "" || info.APIKey == "" || len(info.ContractIDs) != 4 {
 		t.Fatalf("the service did not write its part of sandbox.json: %+v", info)
 	}
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+	api := tw.API
 	create := func(orderNo, chain, amount string) *client.CollectionCreated {
 		t.Helper()
 		o, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: orderNo,
@@ -115,9 +105,7 @@ func TestSandboxSplit(t *testing.T) {
 	}
 
 	// SIGKILL the service; the chains go on making blocks without it.
-	svc.cmd.Process.Signal(syscall.SIGKILL)
-	<-svc.done
-	svc.done <- nil
+	tw.Svc.kill()
 	head, err := eth.BlockNumber(ctx)
 	if err != nil {
 		t.Fatalf("the chains stopped answering with the service: %v", err)
@@ -141,7 +129,7 @@ func TestSandboxSplit(t *testing.T) {
 	}
 
 	// The restarted service has the same address, merchant and orders.
-	svc = startService()
+	tw.Svc = tw.startService()
 	again, err := sandbox.ReadInfo(infoPath)
 	if err != nil {
 		t.Fatal(err)
@@ -156,8 +144,8 @@ func TestSandboxSplit(t *testing.T) {
 	if d.DepositAddress != tronDetail["to"] || d.Amount != "7.50" {
 		t.Fatalf("after the restart SPLIT-TRON is %+v", d)
 	}
-	svc.stop(t)
-	chains.stop(t)
+	tw.Svc.stop(t)
+	tw.Chains.stop(t)
 }
 
 // TestSandboxFlagErrors: bad flags give a clear error and start nothing.
@@ -202,14 +190,8 @@ func TestSandboxPayRefusals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox")
 	}
-	data := t.TempDir()
-	sb := start(t, nil, "sandbox", "--data", data, "--free-ports")
-	waitFor(t, "the sandbox", 2*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 2 * time.Minute})
+	data, info, api := tw.Data, tw.Info, tw.API
 	ctx := context.Background()
 	if _, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "R-1",
 		Amount: "1.00", Symbol: "USDT", ChainID: "ARB"}); err != nil {
@@ -245,7 +227,7 @@ func TestSandboxPayRefusals(t *testing.T) {
 	if err != nil || new(big.Int).SetBytes(out).Cmp(big.NewInt(250_000)) != 0 {
 		t.Fatalf("deposit address holds %x USDC, %v; want 250000 base units", out, err)
 	}
-	sb.stop(t)
+	tw.Svc.stop(t)
 }
 
 // ethCall is an ERC-20 balanceOf(holder) call.
@@ -262,15 +244,9 @@ func TestSweepOnTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox")
 	}
-	data := t.TempDir()
-	sb := start(t, nil, "sandbox", "--data", data, "--free-ports", "--sweep-interval", "300ms", "--sweep-min", "1")
-	waitFor(t, "the sandbox", 2*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 2 * time.Minute, Service: []string{"--sweep-interval", "300ms", "--sweep-min", "1"}})
+	data, info, api := tw.Data, tw.Info, tw.API
 	ctx := context.Background()
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
 	if _, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "SWP-1",
 		Amount: "4.20", Symbol: "USDT", ChainID: "ETH"}); err != nil {
 		t.Fatal(err)
@@ -309,5 +285,5 @@ func TestSweepOnTheBinary(t *testing.T) {
 	if out, err := exec.Command(binary, "sweep", "list", "--data", data, "--chain", "DOGE").CombinedOutput(); err == nil || !strings.Contains(string(out), "--chain") {
 		t.Fatalf("sweep list --chain DOGE: %v %s", err, out)
 	}
-	sb.stop(t)
+	tw.Svc.stop(t)
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // A sandbox first started without --webhook-url (as the README's first
@@ -21,18 +19,13 @@ func TestSandboxWebhookURLOnRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox")
 	}
-	data := t.TempDir()
-	sb := start(t, databaseEnv(), "sandbox", "--data", data, "--free-ports", "--tron-block-interval", "300ms")
-	waitFor(t, "the sandbox", 3*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
+	tw := newWorld(t, worldOpts{OneProcess: true, Env: databaseEnv(), Service: []string{"--tron-block-interval", "300ms"}})
+	data, sb, info := tw.Data, tw.Svc, tw.Info
 	if !strings.Contains(sb.stderr.String(), "webhooks: none") {
 		t.Fatalf("the ready line does not say webhooks go nowhere:\n%s", sb.stderr.String())
 	}
 	sb.stop(t)
 
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := make(chan *client.WebhookEvent, 8)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ev, _, err := client.VerifyWebhook(r, info.WebhookKey)

@@ -2,25 +2,17 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net"
 
 	"github.com/stablecashier/cashier/app"
-	"github.com/stablecashier/cashier/config"
 )
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings("serve", args, getenv, stderr, nil)
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("serve: unexpected arguments %q", rest)
 	}
 	// A missing database is a mistyped --data or a lost volume far more
 	// often than a first start: starting empty would also make a new master

@@ -14,17 +14,12 @@ import (
 // sweepList is the operator's report of sweeps: in flight first, then
 // newest first, failed ones with their reason.
 func sweepList(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sweep list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var chain string
-	fs.StringVar(&chain, "chain", "", "only this network: TRON, ETH or ARB")
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings("sweep list", args, getenv, stderr, func(fs *flag.FlagSet, _ *config.Config) {
+		fs.StringVar(&chain, "chain", "", "only this network: TRON, ETH or ARB")
+	})
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("sweep list: unexpected arguments %q", rest)
 	}
 	var c cashier.Chain
 	if chain != "" {

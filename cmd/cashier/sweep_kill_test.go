@@ -7,9 +7,7 @@ import (
 	"math/big"
 	mrand "math/rand/v2"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,7 +18,6 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/contracts/bindings"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // TestSweepsSurviveKills runs the sandbox's chains in one process and the
@@ -39,20 +36,9 @@ func TestSweepsSurviveKills(t *testing.T) {
 	}
 	kills := killPoints(t, 12)
 	ctx := context.Background()
-	data := t.TempDir()
-	startChains(t, data, "--tron-block-interval", "300ms", "--block-period", "300ms")
-	env := []string{"CASHIER_SWEEP_INTERVAL=700ms", "CASHIER_SWEEP_MIN=1", "CASHIER_WATCH_INTERVAL=100ms"}
-	startService := func() *proc {
-		p := start(t, env, "sandbox", "--only", "service", "--data", data, "--free-ports")
-		waitFor(t, "the service", time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
-		return p
-	}
-	svc := startService()
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
+	w := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms", "--block-period", "300ms"},
+		Env: []string{"CASHIER_SWEEP_INTERVAL=700ms", "CASHIER_SWEEP_MIN=1", "CASHIER_WATCH_INTERVAL=100ms"}})
+	data, info, api := w.Data, w.Info, w.API
 	balance := usdtBalances(t, info)
 
 	type order struct {
@@ -98,13 +84,11 @@ func TestSweepsSurviveKills(t *testing.T) {
 		} else {
 			time.Sleep(time.Duration(mrand.IntN(1500)) * time.Millisecond)
 		}
-		svc.cmd.Process.Signal(syscall.SIGKILL)
-		<-svc.done
-		svc.done <- nil
+		w.Svc.kill()
 		if sweepInFlight(data) {
 			midSweep++
 		}
-		svc = startService()
+		w.Svc = w.startService()
 	}
 	for ; next < len(all); next++ {
 		o := all[next]
@@ -149,7 +133,7 @@ func TestSweepsSurviveKills(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	svc.stop(t)
+	w.Svc.stop(t)
 	statuses := map[string]int{}
 	for _, s := range l.Sweeps {
 		statuses[s.Status]++

@@ -24,20 +24,15 @@ import (
 // DepositFactory.sweepNative with the service's sweeper key, recorded like
 // token sweeps. It waits for the receipts (--wait) and prints the sweeps.
 func sweepNative(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sweep native", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var chain, address string
 	var wait time.Duration
-	fs.StringVar(&chain, "chain", "", "network: TRON, ETH or ARB (required)")
-	fs.StringVar(&address, "address", "", "only this deposit address (default: every one holding native coin)")
-	fs.DurationVar(&wait, "wait", 2*time.Minute, "how long to wait for the sweep transactions to be mined (0: do not wait)")
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings("sweep native", args, getenv, stderr, func(fs *flag.FlagSet, _ *config.Config) {
+		fs.StringVar(&chain, "chain", "", "network: TRON, ETH or ARB (required)")
+		fs.StringVar(&address, "address", "", "only this deposit address (default: every one holding native coin)")
+		fs.DurationVar(&wait, "wait", 2*time.Minute, "how long to wait for the sweep transactions to be mined (0: do not wait)")
+	})
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("sweep native: unexpected arguments %q", rest)
 	}
 	if chain == "" {
 		return errors.New("sweep native: --chain is required")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math/big"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/sandbox"
 )
 
 // sweepListing is what `cashier sweep list` and `cashier sweep native` print.
@@ -52,15 +50,9 @@ func TestSweepNativeOnTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary's sandbox")
 	}
-	data := t.TempDir()
-	sb := start(t, nil, "sandbox", "--data", data, "--free-ports")
-	waitFor(t, "the sandbox", 2*time.Minute, func() bool { return strings.Contains(sb.stderr.String(), "sandbox ready at") })
-	info, err := sandbox.ReadInfo(filepath.Join(data, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 2 * time.Minute})
+	data, info, api := tw.Data, tw.Info, tw.API
 	ctx := context.Background()
-	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
 	if _, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "NAT-1",
 		Amount: "4.20", Symbol: "USDT", ChainID: "ETH"}); err != nil {
 		t.Fatal(err)
@@ -121,5 +113,5 @@ func TestSweepNativeOnTheBinary(t *testing.T) {
 	if len(l.NativeDeposits) != 0 || l.Total != 1 || !l.Sweeps[0].Native || l.Sweeps[0].Status != "DONE" {
 		t.Fatalf("sweep list after the native sweep: %+v", l)
 	}
-	sb.stop(t)
+	tw.Svc.stop(t)
 }

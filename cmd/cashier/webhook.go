@@ -7,39 +7,25 @@ import (
 	"io"
 	"time"
 
-	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 )
 
 // webhookCmd runs the operator's webhook commands: the delivery log of an
 // event, a resend, and a signed test event to a cashier's URL.
 func webhookCmd(ctx context.Context, cmd string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var eventID, cashierID string
-	if cmd == "webhook test" {
-		fs.StringVar(&cashierID, "cashier", "", "cashier whose webhook URL receives the test event (required)")
-	} else {
-		fs.StringVar(&eventID, "event", "", "event id (required)")
-	}
-	cfg := config.Default()
-	rest, err := cfg.Load(fs, args, getenv)
+	cfg, _, err := parseSettings(cmd, args, getenv, stderr, func(fs *flag.FlagSet, _ *config.Config) {
+		if cmd == "webhook test" {
+			fs.StringVar(&cashierID, "cashier", "", "cashier whose webhook URL receives the test event (required)")
+		} else {
+			fs.StringVar(&eventID, "event", "", "event id (required)")
+		}
+	})
 	if err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%s: unexpected arguments %q", cmd, rest)
-	}
-	if err := app.NeedStore(cfg); err != nil {
-		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	// No chain is needed for webhook operations.
-	reg, err := servedRegistry(cfg)
-	if err != nil {
-		return err
-	}
-	svc, err := app.New(ctx, cfg, app.Options{Chains: map[cashier.Chain]cashier.ChainClient{}, Registry: reg}, stderr)
+	svc, err := chainlessService(ctx, cmd, cfg, stderr)
 	if err != nil {
 		return err
 	}

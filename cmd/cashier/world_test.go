@@ -1,0 +1,132 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/sandbox"
+)
+
+// worldOpts says how newWorld starts a binary test's world.
+type worldOpts struct {
+	Chains  []string // extra flags of `sandbox --only chains`
+	Env     []string // the service's environment (world.Env, for every start)
+	Service []string // extra flags of the service's first start
+	// ChainsOnly starts the chains alone; the test starts the service
+	// with world.serve.
+	ChainsOnly bool
+	// ProvisionOnly stops the service once its first run has provisioned
+	// the demo merchant, contracts and keys; the test starts the services
+	// it needs.
+	ProvisionOnly bool
+	// OneProcess runs the chains and the service in one `sandbox`
+	// process (world.Svc; world.Chains is nil), with the Chains and
+	// Service flags.
+	OneProcess bool
+	// Wait is how long the first start may take: default a minute for the
+	// service alone, three for the whole sandbox.
+	Wait time.Duration
+}
+
+// world is a binary test's world: a data directory, the sandbox's dev
+// chains in one process and the service on them in another, the demo
+// merchant's details and an API client.
+type world struct {
+	t      *testing.T
+	Data   string
+	Chains *proc
+	Svc    *proc
+	Info   *sandbox.Info
+	API    *client.Client
+	Env    []string // the service's environment on its next start
+	wait   time.Duration
+}
+
+// newWorld starts the chains on a new data directory, then the service
+// (which provisions the demo merchant and contracts on its first start),
+// and reads what the service wrote.
+func newWorld(t *testing.T, o worldOpts) *world {
+	t.Helper()
+	w := &world{t: t, Data: t.TempDir(), Env: o.Env, wait: o.Wait}
+	if w.wait == 0 {
+		w.wait = time.Minute
+	}
+	if o.OneProcess {
+		if o.Wait == 0 {
+			w.wait = 3 * time.Minute
+		}
+		args := append([]string{"sandbox", "--data", w.Data, "--free-ports"}, append(o.Chains, o.Service...)...)
+		w.Svc = start(t, w.Env, args...)
+		waitFor(t, "the sandbox", w.wait, func() bool { return strings.Contains(w.Svc.stderr.String(), "sandbox ready at") })
+		w.readInfo()
+		return w
+	}
+	w.Chains = startChains(t, w.Data, o.Chains...)
+	if o.ChainsOnly {
+		return w
+	}
+	w.serve(o.Service...)
+	if o.ProvisionOnly {
+		w.Svc.stop(t)
+	}
+	return w
+}
+
+// serve starts the service (extra flags after it) and reads the demo
+// merchant's details it wrote.
+func (w *world) serve(extra ...string) {
+	w.t.Helper()
+	w.Svc = w.startService(extra...)
+	w.readInfo()
+}
+
+// readInfo reads the demo merchant's details the service wrote.
+func (w *world) readInfo() {
+	w.t.Helper()
+	info, err := sandbox.ReadInfo(filepath.Join(w.Data, sandbox.InfoFile))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.Info, w.API = info, client.New(info.BaseURL, info.APIKey, info.SecretKey)
+}
+
+// startService starts `sandbox --only service` on the world's data
+// directory (extra flags after it), with w.Env, and waits until it serves.
+func (w *world) startService(extra ...string) *proc {
+	w.t.Helper()
+	p := start(w.t, w.Env, append([]string{"sandbox", "--only", "service", "--data", w.Data, "--free-ports"}, extra...)...)
+	waitFor(w.t, "the service", w.wait, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
+	return p
+}
+
+// restart kills the service with SIGKILL, as a crash would, and starts it
+// again (extra flags after it).
+func (w *world) restart(extra ...string) {
+	w.t.Helper()
+	w.Svc.kill()
+	w.Svc = w.startService(extra...)
+}
+
+// kill ends p with SIGKILL and waits for it to be gone.
+func (p *proc) kill() {
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.done
+	p.done <- nil // for the cleanup
+}
+
+// newShop provisions a merchant and a sandbox-mode cashier whose webhooks
+// go to hookURL on data with the CLI, and registers an ETH deposit
+// factory unchecked: deposit addresses are computed off chain, so no node
+// is needed.
+func newShop(t *testing.T, data, name, hookURL string) (merchant, cashierOut map[string]string) {
+	t.Helper()
+	m := cli(t, "merchant", "create", "--data", data, "--name", name)
+	c := cli(t, "cashier", "create", "--data", data, "--mode", "sandbox", "--merchant", m["merchantId"], "--webhook-url", hookURL)
+	registerUnchecked(t, data, m["merchantId"], "ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
+	return m, c
+}
