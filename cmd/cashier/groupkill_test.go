@@ -23,7 +23,8 @@ func TestCreatedOrdersSurviveKill(t *testing.T) {
 	data := t.TempDir()
 	m, c := newShop(t, data, "Load Shop", "http://127.0.0.1:9/hook")
 
-	env := []string{"CASHIER_MODE=sandbox", "CASHIER_RATE_PER_KEY=10000000", "CASHIER_RATE_PER_IP=10000000", "CASHIER_RATE_PER_ENDPOINT=10000000"}
+	env := []string{"CASHIER_MODE=sandbox", "CASHIER_RATE_PER_KEY=10000000", "CASHIER_RATE_PER_IP=10000000", "CASHIER_RATE_PER_ENDPOINT=10000000",
+		unreachableETH}
 	serve := func() (*proc, string) {
 		return serveBase(t, env, "--data", data)
 	}

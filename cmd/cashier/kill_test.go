@@ -52,7 +52,7 @@ func TestWebhookSurvivesKill(t *testing.T) {
 
 	m, c := newShop(t, data, "Crash Shop", "http://"+ln.Addr().String()+"/hook")
 
-	env := []string{"CASHIER_MODE=sandbox", "CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s"}
+	env := []string{"CASHIER_MODE=sandbox", "CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", unreachableETH}
 	serve := func() (*proc, string) {
 		return serveBase(t, env, "--data", data)
 	}

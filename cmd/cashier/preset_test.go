@@ -37,7 +37,8 @@ func getData(t *testing.T, url string) []map[string]any {
 }
 
 // A production-mode service started with --network-preset testnet serves
-// Ethereum Sepolia, Arbitrum Sepolia and TRON Nile with Circle's test USDC
+// Ethereum Sepolia, Arbitrum Sepolia, TRON Nile, the BSC testnet, Polygon
+// Amoy and Base Sepolia with Circle's test USDC
 // in the public configuration endpoints, and no mainnet contract; the data
 // directory remembers the preset and refuses to be switched to mainnet.
 func TestNetworkPresetTestnet(t *testing.T) {
@@ -48,7 +49,17 @@ func TestNetworkPresetTestnet(t *testing.T) {
 	if out, err := exec.Command(binary, "init", "--data", data, "--network-preset", "testnet").CombinedOutput(); err != nil {
 		t.Fatalf("init: %v %s", err, out)
 	}
-	srv, base := serveBase(t, databaseEnv(), "--data", data) // the preset comes from the directory
+	// The preset comes from the directory. A node URL for every network
+	// (nothing answers there): active networks, so their coins are listed.
+	env := databaseEnv()
+	for _, n := range []string{"ETH", "ARB", "TRON", "BSC", "POLYGON", "BASE"} {
+		name := "CASHIER_" + n + "_RPC"
+		if n == "TRON" {
+			name = "CASHIER_TRON_API"
+		}
+		env = append(env, name+"=http://127.0.0.1:9")
+	}
+	srv, base := serveBase(t, env, "--data", data)
 
 	nets := map[string]map[string]any{}
 	for _, n := range getData(t, base+"/admin/api/v2/pub/network/list") {
@@ -58,6 +69,9 @@ func TestNetworkPresetTestnet(t *testing.T) {
 		"1":     {"Ethereum Sepolia", "https://sepolia.etherscan.io"},
 		"42161": {"Arbitrum Sepolia", "https://sepolia.arbiscan.io"},
 		"TRON":  {"TRON Nile", "https://nile.tronscan.org"},
+		"56":    {"BNB Smart Chain Testnet", "https://testnet.bscscan.com"},
+		"137":   {"Polygon Amoy", "https://amoy.polygonscan.com"},
+		"8453":  {"Base Sepolia", "https://sepolia.basescan.org"},
 	}
 	if len(nets) != len(want) {
 		t.Fatalf("network list: %v", nets)
@@ -79,6 +93,8 @@ func TestNetworkPresetTestnet(t *testing.T) {
 	wantCoins := map[string]string{
 		"USDC on Ethereum Sepolia": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
 		"USDC on Arbitrum Sepolia": "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
+		"USDC on Polygon Amoy":     "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582",
+		"USDC on Base Sepolia":     "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
 	}
 	if len(got) != len(wantCoins) {
 		t.Fatalf("coin list: %v, want %v", got, wantCoins)

@@ -130,3 +130,8 @@ func newShop(t *testing.T, data, name, hookURL string) (merchant, cashierOut map
 		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")
 	return m, c
 }
+
+// unreachableETH gives Ethereum a node URL where nothing answers: the
+// network is active (only unreachable for now), so it takes orders, for
+// the tests about what happens to them in the service, not on a chain.
+const unreachableETH = "CASHIER_ETH_RPC=http://127.0.0.1:9"
