@@ -19,7 +19,7 @@ import (
 	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/payoutcontract"
 	"github.com/stablecashier/cashier/tron"
-	"github.com/stablecashier/cashier/tron/tronnode"
+	"github.com/stablecashier/cashier/tronnode"
 )
 
 // chain is what the sandbox needs of a dev chain to set it up: deploy code,

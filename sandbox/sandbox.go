@@ -26,7 +26,7 @@ import (
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/dashboard"
 	"github.com/stablecashier/cashier/devchain"
-	"github.com/stablecashier/cashier/tron/tronnode"
+	"github.com/stablecashier/cashier/tronnode"
 )
 
 // Default ports of the dev chains: the customary local ports of an
