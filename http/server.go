@@ -24,6 +24,7 @@ import (
 	"github.com/stablecashier/cashier/ledger"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/ratelimit"
+	"github.com/stablecashier/cashier/shed"
 	"github.com/stablecashier/cashier/sign"
 )
 
@@ -120,14 +121,14 @@ type Config struct {
 	Observe func(route string, status int, d time.Duration)
 	// MaxWait is the queueing an accepted write may meet: a write that
 	// would wait longer (writes ahead × the time one takes at capacity) is
-	// refused with a booked place (admission.go). Default 100 ms;
+	// refused with a booked place (package shed). Default 100 ms;
 	// negative leaves only MaxInFlight.
 	MaxWait time.Duration
 	// MaxCPUWait: while new requests outrun what the service serves (an
 	// open-loop overload) and goroutines wait longer than this for a CPU
 	// (90th percentile), every request is refused at once, a write with a
 	// booked place; while they outrun it, a new write is admitted only
-	// within this wait (cpuwait.go). Default 5 ms; negative: off.
+	// within this wait (package shed). Default 5 ms; negative: off.
 	MaxCPUWait time.Duration
 	// RejectIntegerStrings refuses integer fields (payoutType) sent as a
 	// JSON string of digits; by default "1" is read as 1, as the
@@ -235,15 +236,15 @@ type server struct {
 	clock   cashier.Clock
 	log     *slog.Logger
 	limiter *ratelimit.Limiter
-	admit   admission
+	admit   shed.Admission
 	// writes is the store's write load when it bounds the wait of its
 	// writes; POST requests are refused up front when it is busy.
 	writes   cashier.WriteLoad
-	refusals refusalLog
-	cpu      cpuWait      // CPU saturation (cpuwait.go)
-	reading  atomic.Int64 // bodies being read ahead of admission (readahead.go)
-	gate     cpuGate      // the Ps write requests compute on (cpugate.go)
-	seed     maphash.Seed // names refused writes (admission.go)
+	refusals shed.RefusalLog
+	cpu      shed.CPUWait // CPU saturation (package shed)
+	reading  atomic.Int64 // bodies being read ahead of admission (package shed)
+	gate     shed.CPUGate // the Ps write requests compute on (package shed)
+	seed     maphash.Seed // names refused writes (package shed)
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -287,8 +288,8 @@ type reqInfo struct {
 	limit    ratelimit.Result // most constraining rate limit counted so far
 	held     ratelimit.Result // an overflow refusal held back until authentication (Limit > 0)
 	request  string           // X-Request-Id: the caller's, or the trace
-	slot     *gateSlot        // a write request's CPU slot (cpugate.go)
-	writeID  uint64           // a write request's name for its booked place (admission.go); 0: none
+	slot     *shed.Slot       // a write request's CPU slot (package shed)
+	writeID  uint64           // a write request's name for its booked place (package shed); 0: none
 }
 
 type ctxKey struct{}
@@ -327,39 +328,39 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // turns panics into 000101 responses.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is read first, so that slow clients wait outside the
-	// requests in progress (readahead.go); overload is refused next, before
-	// any work and without a log line of its own (admission.go).
+	// requests in progress (package shed); overload is refused next, before
+	// any work and without a log line of its own (package shed).
 	r = widgetAtRoot(r)
-	body := s.readAhead(r)
-	if !s.admit.enter(s.cfg.MaxInFlight) {
-		s.refuse(w, r, errInFlight, time.Second)
+	body := shed.ReadAhead(r, s.cfg.MaxBodyBytes, &s.reading)
+	if !s.admit.Enter(s.cfg.MaxInFlight) {
+		s.refuse(w, r, shed.ErrInFlight, time.Second)
 		return
 	}
-	defer s.admit.leave()
-	cpuBusy := s.cfg.MaxCPUWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxCPUWait, s.cfg.MaxWait, s.admit.n.Load())
+	defer s.admit.Leave()
+	cpuBusy := s.cfg.MaxCPUWait > 0 && s.cpu.Saturated(time.Now(), s.cfg.MaxCPUWait, s.cfg.MaxWait, s.admit.InFlight())
 	ticketed := false
 	var writeID uint64
 	if r.Method == http.MethodPost {
 		maxWait := s.cfg.MaxWait
-		if s.cfg.MaxCPUWait > 0 && maxWait > s.cfg.MaxCPUWait && s.cpu.overrun() {
+		if s.cfg.MaxCPUWait > 0 && maxWait > s.cfg.MaxCPUWait && s.cpu.Overrun() {
 			// An open-loop overload: its excess is refused however long
 			// the queue, which would only add its wait to every create
 			// accepted; the wait bound shrinks to max-cpu-wait (still
-			// with 16 ahead admitted) while it lasts (cpuwait.go).
+			// with 16 ahead admitted) while it lasts (package shed).
 			maxWait = s.cfg.MaxCPUWait
 		}
 		var why error
 		switch {
 		case cpuBusy:
-			why = errCPUBusy
+			why = shed.ErrCPUBusy
 		case s.writes != nil && s.writes.WritesBusy():
-			why = errWritesBusy
+			why = shed.ErrWritesBusy
 		}
-		id := writeIDOf(s.seed, r, s.hdr.APIKey, body)
+		id := shed.WriteID(s.seed, r, s.hdr.APIKey, body)
 		writeID = id
-		ok, held, retry, hold := s.admit.admitWrite(time.Now(), id, maxWait, why != nil)
+		ok, held, retry, hold := s.admit.AdmitWrite(time.Now(), id, maxWait, why != nil)
 		if held || hold > 0 {
-			s.cpu.returning() // back for its place: not new demand (cpuwait.go)
+			s.cpu.Returning() // back for its place: not new demand (package shed)
 		}
 		if hold > 0 {
 			// Back before its Retry-After: kept until its place is due.
@@ -370,22 +371,22 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				t.Stop()
 				return
 			}
-			ok, held, retry, _ = s.admit.admitWrite(time.Now(), id, maxWait, why != nil)
+			ok, held, retry, _ = s.admit.AdmitWrite(time.Now(), id, maxWait, why != nil)
 		}
 		if !ok {
 			if why == nil {
-				why = errWaitTooLong
+				why = shed.ErrWaitTooLong
 			}
 			s.refuse(w, r, why, retry)
 			return
 		}
 		ticketed = held
-		defer func() { s.admit.writeDone(time.Now()) }()
+		defer func() { s.admit.WriteDone(time.Now()) }()
 	} else if cpuBusy {
-		s.refuse(w, r, errCPUBusy, time.Second)
+		s.refuse(w, r, shed.ErrCPUBusy, time.Second)
 		return
 	}
-	defer s.cpu.answered()
+	defer s.cpu.Answered()
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	ri.request = requestID(r, ri.trace)
@@ -395,15 +396,15 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithValue(r.Context(), ctxKey{}, ri)
 	if !ticketed {
 		// A request holding a booked place waits for the writer rather
-		// than be refused again (admission.go).
+		// than be refused again (package shed).
 		ctx = cashier.RefuseWhenBusy(ctx)
 	}
 	r = r.WithContext(cashier.WithRequestID(ctx, ri.request))
 	if r.Method == http.MethodPost {
 		// The slot is taken once the body is read (readBody).
-		ri.slot = &gateSlot{g: &s.gate}
+		ri.slot = shed.NewSlot(&s.gate)
 		r = r.WithContext(cashier.WithCPUSlot(r.Context(), ri.slot))
-		defer ri.slot.done()
+		defer ri.slot.Done()
 	}
 	sw := &statusWriter{ResponseWriter: w}
 	sw.Header().Set("X-Request-Id", ri.request)
