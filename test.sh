@@ -118,7 +118,7 @@ step "go test -race (packages with concurrency)"
 # calls that the concurrent orders and store tests cover. All of them run
 # in the go test stage above.
 go test -count=1 -race -skip '^(TestPagesInBrowser|TestCashierPageInBrowser|TestCashierPageLiveOnChain|TestPayOnce|TestPageStatesScreenshots|TestSDKInBrowser|TestConnectWalletOnPage|TestRunningTotalsMatchRecomputation)$' \
-  ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
+  ./sqlite/... ./sqlstore/... ./postgres/... ./webhook/... ./ratelimit/... ./http/... ./shed/... ./orders/... ./client/... ./evm/... ./devchain/... ./tron/... ./tronnode/... ./sandbox/... ./watch/... ./sweep/... ./payoutexec/... ./lease/... ./app/...
 go test -count=1 -race -run 'CSRF|Viewer|Isolation|RateLimited|CookieFlags|Busy' ./dashboard/... # argon2 under -race is slow: the session, limit and busy-refusal paths
 
 step "waiting for the background lane (the contracts' check and the binary's tests)"

@@ -14,7 +14,7 @@ import (
 	"github.com/stablecashier/cashier/app"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/devchain"
-	"github.com/stablecashier/cashier/tron/tronnode"
+	"github.com/stablecashier/cashier/tronnode"
 )
 
 // Every configured node URL is checked against the registry: an Ethereum

@@ -19,7 +19,7 @@ import (
 	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/tron"
-	"github.com/stablecashier/cashier/tron/tronnode"
+	"github.com/stablecashier/cashier/tronnode"
 )
 
 // theftChain deploys and calls contracts as a given key on one dev chain.

@@ -1,13 +1,10 @@
 package http
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/shed"
 	"github.com/stablecashier/cashier/sqlite"
 )
 
@@ -22,13 +20,9 @@ import (
 var envWriteQueue int
 
 // admitted is the number of write requests admitted and not yet answered.
-// admit.n counts a request from its arrival, so it also counts one still
+// admit.InFlight counts a request from its arrival, so it also counts one still
 // being decided, which may yet be refused.
-func admitted(s *server) int {
-	s.admit.mu.Lock()
-	defer s.admit.mu.Unlock()
-	return s.admit.writes
-}
+func admitted(s *server) int { return s.admit.Writes() }
 
 // holdRequests puts n creates in progress and keeps them there until
 // release: it takes every CPU slot itself, so the creates, admitted and
@@ -37,7 +31,7 @@ func admitted(s *server) int {
 func holdRequests(t testing.TB, e *env, n int) (release func()) {
 	t.Helper()
 	s := e.srv.Config.Handler.(*server)
-	for range gateSize() {
+	for range shed.GateSize() {
 		s.gate.Acquire()
 	}
 	cli := client.New(e.srv.URL, apiKey, secretKey, client.WithClock(e.clock),
@@ -57,7 +51,7 @@ func holdRequests(t testing.TB, e *env, n int) (release func()) {
 			return
 		}
 		released = true
-		for range gateSize() {
+		for range shed.GateSize() {
 			s.gate.Release()
 		}
 		for range n {
@@ -65,7 +59,7 @@ func holdRequests(t testing.TB, e *env, n int) (release func()) {
 				t.Errorf("held create: %v", err)
 			}
 		}
-		waitFor(t, func() bool { return s.admit.n.Load() == 0 })
+		waitFor(t, func() bool { return s.admit.InFlight() == 0 })
 	}
 }
 
@@ -322,25 +316,6 @@ func TestOverloadRefusesExcessByWait(t *testing.T) {
 	}
 }
 
-// Refusals are counted and logged in one warning a second at most, the
-// first at once.
-func TestRefusalLogOncePerSecond(t *testing.T) {
-	var buf bytes.Buffer
-	log := slog.New(slog.NewTextHandler(&buf, nil))
-	var l refusalLog
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	l.note(log, t0)
-	for i := 1; i <= 5; i++ {
-		l.note(log, t0.Add(time.Duration(i)*100*time.Millisecond))
-	}
-	l.note(log, t0.Add(time.Second))
-	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], "refused=1") || !strings.Contains(lines[1], "refused=6") ||
-		!strings.Contains(lines[0], "level=WARN") {
-		t.Fatalf("log:\n%s", buf.String())
-	}
-}
-
 // While the demand outruns the service (an open-loop overload), a new
 // write is admitted only within max-cpu-wait of wait, not max-wait: with
 // 16 creates ahead at 1 ms each, one more is refused at once although
@@ -349,12 +324,10 @@ func TestRefusalLogOncePerSecond(t *testing.T) {
 func TestOverrunShortensTheQueue(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.MaxWait, c.MaxCPUWait = 100*time.Millisecond, 5*time.Millisecond })
 	s := e.srv.Config.Handler.(*server)
-	s.cpu.last.Store(time.Now().Add(time.Hour).UnixNano()) // no reading: the flags below stay
-	release := holdRequests(t, e, admitMinAhead)
+	s.cpu.Pin(false) // no reading: the flags below stay
+	release := holdRequests(t, e, shed.MinWritesAhead)
 	defer release()
-	s.admit.mu.Lock()
-	s.admit.perWrite = time.Millisecond
-	s.admit.mu.Unlock()
+	s.admit.SetTimePerWrite(time.Millisecond)
 	create := func(no string) response {
 		return e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": no}), secretKey, ms(e.clock.Now()))})
 	}
@@ -369,18 +342,18 @@ func TestOverrunShortensTheQueue(t *testing.T) {
 				answer = &r
 				return true
 			default:
-				return admitted(s) == admitMinAhead+1
+				return admitted(s) == shed.MinWritesAhead+1
 			}
 		})
 		return answer, later
 	}
-	s.cpu.outrun.Store(true)
+	s.cpu.Pin(true)
 	r, _ := send("OVERRUN")
 	if r == nil {
 		t.Fatal("admitted with 16 ms of writes ahead while the demand outruns")
 	}
 	expectError(t, *r, http.StatusServiceUnavailable, "000503", "wait would exceed")
-	s.cpu.outrun.Store(false)
+	s.cpu.Pin(false)
 	r, later := send("NOT-OVERRUN")
 	if r != nil {
 		t.Fatalf("answered while the creates ahead are held: %d %s", r.status, r.body)

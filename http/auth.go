@@ -128,7 +128,7 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	}
 	// Reading waits on the client; computing on the body needs a CPU slot.
 	if ri := info(r); ri != nil && ri.slot != nil {
-		ri.slot.take()
+		ri.slot.Take()
 	}
 	return body, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/api"
+	"github.com/stablecashier/cashier/shed"
 )
 
 // family is a group of endpoints sharing one envelope and one family of
@@ -119,11 +120,11 @@ func (s *server) errorStatus(w http.ResponseWriter, r *http.Request, err error, 
 	if code == cashier.EOverloaded && ri.writeID != 0 && w.Header().Get("Retry-After") == "" {
 		// A write admitted at the door, then refused by the store's
 		// writer: it keeps a place like one refused at the door.
-		w.Header().Set("Retry-After", strconv.Itoa(int(roundUp(s.admit.bookRefused(time.Now(), ri.writeID))/time.Second)))
+		w.Header().Set("Retry-After", strconv.Itoa(int(shed.RoundUp(s.admit.BookRefused(time.Now(), ri.writeID))/time.Second)))
 	}
 	if (code == cashier.EOverloaded || code == cashier.EUnavailable) && w.Header().Get("Retry-After") == "" {
 		// Overload passes within moments: the queue drains at thousands
-		// of writes per second. (Admission sets its own, admission.go.)
+		// of writes per second. (Admission sets its own, package shed.)
 		w.Header().Set("Retry-After", "1")
 	}
 	if s.cfg.ErrorStatus == StatusAlways200 {

@@ -35,7 +35,7 @@ func TestSlowBodiesHoldNothing(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.MaxInFlight = 2 })
 	slowBodies(t, e, max(2, runtime.GOMAXPROCS(0))+1)
 	s := e.srv.Config.Handler.(*server)
-	if n := s.admit.n.Load(); n != 0 {
+	if n := s.admit.InFlight(); n != 0 {
 		t.Fatalf("%d requests in progress while only slow bodies are being read", n)
 	}
 	r := e.do(request{method: http.MethodPost, path: pathCollection, params: withSign(collectionBody(map[string]any{"orderNo": "SLOW-1"}), secretKey, ms(e.clock.Now()))})

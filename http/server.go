@@ -15,8 +15,6 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -24,6 +22,7 @@ import (
 	"github.com/stablecashier/cashier/ledger"
 	"github.com/stablecashier/cashier/orders"
 	"github.com/stablecashier/cashier/ratelimit"
+	"github.com/stablecashier/cashier/shed"
 	"github.com/stablecashier/cashier/sign"
 )
 
@@ -120,14 +119,14 @@ type Config struct {
 	Observe func(route string, status int, d time.Duration)
 	// MaxWait is the queueing an accepted write may meet: a write that
 	// would wait longer (writes ahead × the time one takes at capacity) is
-	// refused with a booked place (admission.go). Default 100 ms;
+	// refused with a booked place (package shed). Default 100 ms;
 	// negative leaves only MaxInFlight.
 	MaxWait time.Duration
 	// MaxCPUWait: while new requests outrun what the service serves (an
 	// open-loop overload) and goroutines wait longer than this for a CPU
 	// (90th percentile), every request is refused at once, a write with a
 	// booked place; while they outrun it, a new write is admitted only
-	// within this wait (cpuwait.go). Default 5 ms; negative: off.
+	// within this wait (package shed). Default 5 ms; negative: off.
 	MaxCPUWait time.Duration
 	// RejectIntegerStrings refuses integer fields (payoutType) sent as a
 	// JSON string of digits; by default "1" is read as 1, as the
@@ -235,15 +234,15 @@ type server struct {
 	clock   cashier.Clock
 	log     *slog.Logger
 	limiter *ratelimit.Limiter
-	admit   admission
+	admit   shed.Admission
 	// writes is the store's write load when it bounds the wait of its
 	// writes; POST requests are refused up front when it is busy.
 	writes   cashier.WriteLoad
-	refusals refusalLog
-	cpu      cpuWait      // CPU saturation (cpuwait.go)
-	reading  atomic.Int64 // bodies being read ahead of admission (readahead.go)
-	gate     cpuGate      // the Ps write requests compute on (cpugate.go)
-	seed     maphash.Seed // names refused writes (admission.go)
+	refusals shed.RefusalLog
+	cpu      shed.CPUWait // CPU saturation (package shed)
+	reading  atomic.Int64 // bodies being read ahead of admission (package shed)
+	gate     shed.CPUGate // the Ps write requests compute on (package shed)
+	seed     maphash.Seed // names refused writes (package shed)
 
 	mux    *http.ServeMux
 	routes map[string]*route // by mux pattern
@@ -287,8 +286,8 @@ type reqInfo struct {
 	limit    ratelimit.Result // most constraining rate limit counted so far
 	held     ratelimit.Result // an overflow refusal held back until authentication (Limit > 0)
 	request  string           // X-Request-Id: the caller's, or the trace
-	slot     *gateSlot        // a write request's CPU slot (cpugate.go)
-	writeID  uint64           // a write request's name for its booked place (admission.go); 0: none
+	slot     *shed.Slot       // a write request's CPU slot (package shed)
+	writeID  uint64           // a write request's name for its booked place (package shed); 0: none
 }
 
 type ctxKey struct{}
@@ -327,39 +326,39 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // turns panics into 000101 responses.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is read first, so that slow clients wait outside the
-	// requests in progress (readahead.go); overload is refused next, before
-	// any work and without a log line of its own (admission.go).
+	// requests in progress (package shed); overload is refused next, before
+	// any work and without a log line of its own (package shed).
 	r = widgetAtRoot(r)
-	body := s.readAhead(r)
-	if !s.admit.enter(s.cfg.MaxInFlight) {
-		s.refuse(w, r, errInFlight, time.Second)
+	body := shed.ReadAhead(r, s.cfg.MaxBodyBytes, &s.reading)
+	if !s.admit.Enter(s.cfg.MaxInFlight) {
+		s.refuse(w, r, shed.ErrInFlight, time.Second)
 		return
 	}
-	defer s.admit.leave()
-	cpuBusy := s.cfg.MaxCPUWait > 0 && s.cpu.saturated(time.Now(), s.cfg.MaxCPUWait, s.cfg.MaxWait, s.admit.n.Load())
+	defer s.admit.Leave()
+	cpuBusy := s.cfg.MaxCPUWait > 0 && s.cpu.Saturated(time.Now(), s.cfg.MaxCPUWait, s.cfg.MaxWait, s.admit.InFlight())
 	ticketed := false
 	var writeID uint64
 	if r.Method == http.MethodPost {
 		maxWait := s.cfg.MaxWait
-		if s.cfg.MaxCPUWait > 0 && maxWait > s.cfg.MaxCPUWait && s.cpu.overrun() {
+		if s.cfg.MaxCPUWait > 0 && maxWait > s.cfg.MaxCPUWait && s.cpu.Overrun() {
 			// An open-loop overload: its excess is refused however long
 			// the queue, which would only add its wait to every create
 			// accepted; the wait bound shrinks to max-cpu-wait (still
-			// with 16 ahead admitted) while it lasts (cpuwait.go).
+			// with 16 ahead admitted) while it lasts (package shed).
 			maxWait = s.cfg.MaxCPUWait
 		}
 		var why error
 		switch {
 		case cpuBusy:
-			why = errCPUBusy
+			why = shed.ErrCPUBusy
 		case s.writes != nil && s.writes.WritesBusy():
-			why = errWritesBusy
+			why = shed.ErrWritesBusy
 		}
-		id := writeIDOf(s.seed, r, s.hdr.APIKey, body)
+		id := shed.WriteID(s.seed, r, s.hdr.APIKey, body)
 		writeID = id
-		ok, held, retry, hold := s.admit.admitWrite(time.Now(), id, maxWait, why != nil)
+		ok, held, retry, hold := s.admit.AdmitWrite(time.Now(), id, maxWait, why != nil)
 		if held || hold > 0 {
-			s.cpu.returning() // back for its place: not new demand (cpuwait.go)
+			s.cpu.Returning() // back for its place: not new demand (package shed)
 		}
 		if hold > 0 {
 			// Back before its Retry-After: kept until its place is due.
@@ -370,22 +369,22 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				t.Stop()
 				return
 			}
-			ok, held, retry, _ = s.admit.admitWrite(time.Now(), id, maxWait, why != nil)
+			ok, held, retry, _ = s.admit.AdmitWrite(time.Now(), id, maxWait, why != nil)
 		}
 		if !ok {
 			if why == nil {
-				why = errWaitTooLong
+				why = shed.ErrWaitTooLong
 			}
 			s.refuse(w, r, why, retry)
 			return
 		}
 		ticketed = held
-		defer func() { s.admit.writeDone(time.Now()) }()
+		defer func() { s.admit.WriteDone(time.Now()) }()
 	} else if cpuBusy {
-		s.refuse(w, r, errCPUBusy, time.Second)
+		s.refuse(w, r, shed.ErrCPUBusy, time.Second)
 		return
 	}
-	defer s.cpu.answered()
+	defer s.cpu.Answered()
 	start := time.Now()
 	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
 	ri.request = requestID(r, ri.trace)
@@ -395,15 +394,15 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithValue(r.Context(), ctxKey{}, ri)
 	if !ticketed {
 		// A request holding a booked place waits for the writer rather
-		// than be refused again (admission.go).
+		// than be refused again (package shed).
 		ctx = cashier.RefuseWhenBusy(ctx)
 	}
 	r = r.WithContext(cashier.WithRequestID(ctx, ri.request))
 	if r.Method == http.MethodPost {
 		// The slot is taken once the body is read (readBody).
-		ri.slot = &gateSlot{g: &s.gate}
+		ri.slot = shed.NewSlot(&s.gate)
 		r = r.WithContext(cashier.WithCPUSlot(r.Context(), ri.slot))
-		defer ri.slot.done()
+		defer ri.slot.Done()
 	}
 	sw := &statusWriter{ResponseWriter: w}
 	sw.Header().Set("X-Request-Id", ri.request)
@@ -436,149 +435,6 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(sw, r)
-}
-
-func ruleText(rule string) string {
-	switch rule {
-	case ruleKey:
-		return "per API key"
-	case ruleIP:
-		return "per client IP"
-	}
-	return "per endpoint"
-}
-
-const (
-	ruleKey      = "key"
-	ruleIP       = "ip"
-	ruleEndpoint = "endpoint"
-)
-
-// Rate limits apply in two steps. Before anything else, every request
-// counts against its client IP (and, on public routes, against the route
-// per IP). Only a request whose API key, time and signature check out
-// counts against that merchant's key and the route per merchant: the API
-// key travels in widget URLs that customers see, and a stranger holding it
-// must not be able to use up the merchant's quota with requests it could
-// never sign.
-
-// callerChecks are the limits counted before authentication.
-func (s *server) callerChecks(r *http.Request, rt *route) []ratelimit.Check {
-	ip := s.ipBucket(s.clientIP(r))
-	checks := []ratelimit.Check{{Rule: ruleIP, Bucket: ip, Limit: s.cfg.RateLimits.PerIP}}
-	if rt == nil || rt.auth == authPublic {
-		endpoint := "unknown"
-		if rt != nil {
-			endpoint = rt.pattern
-		}
-		checks = append(checks, ratelimit.Check{Rule: ruleEndpoint, Bucket: endpoint + " ip:" + ip, Limit: s.cfg.RateLimits.PerEndpoint})
-	}
-	return checks
-}
-
-// merchantChecks are the limits counted once the merchant is proven.
-func (s *server) merchantChecks(rt *route, merchantID string) []ratelimit.Check {
-	return []ratelimit.Check{
-		{Rule: ruleKey, Bucket: merchantID, Limit: s.cfg.RateLimits.PerKey, Authenticated: true},
-		{Rule: ruleEndpoint, Bucket: rt.pattern + " merchant:" + merchantID, Limit: s.cfg.RateLimits.PerEndpoint, Authenticated: true},
-	}
-}
-
-// applyLimits counts checks, sets the X-RateLimit headers to the most
-// constraining limit seen so far in this request, and answers 429 when one
-// is exhausted (reporting false).
-func (s *server) applyLimits(w http.ResponseWriter, r *http.Request, checks []ratelimit.Check) bool {
-	return s.applyLimitsDeferring(w, r, checks, false)
-}
-
-// applyLimitsDeferring is applyLimits; with deferOverflow a refusal by the
-// shared overflow counter (the anonymous table is full, the caller's own
-// IP has no counter) is held back until authentication: a proven merchant
-// goes ahead on its own buckets, anyone else gets the 429 then.
-func (s *server) applyLimitsDeferring(w http.ResponseWriter, r *http.Request, checks []ratelimit.Check, deferOverflow bool) bool {
-	res := s.limiter.Allow(checks...)
-	ri := info(r)
-	if !res.Allowed && res.Overflow && deferOverflow {
-		ri.held = res
-		return true
-	}
-	if res.Limit > 0 && (ri.limit.Limit == 0 || !res.Allowed || res.Remaining < ri.limit.Remaining) {
-		ri.limit = res
-	}
-	if l := ri.limit; l.Limit > 0 { // no headers when every limit is disabled
-		h := w.Header()
-		h.Set("X-RateLimit-Limit", strconv.Itoa(l.Limit))
-		h.Set("X-RateLimit-Remaining", strconv.Itoa(l.Remaining))
-		h.Set("X-RateLimit-Reset", strconv.FormatInt(l.Reset.Unix(), 10))
-	}
-	if res.Allowed {
-		return true
-	}
-	s.refuseLimited(w, r, res)
-	return false
-}
-
-// refuseLimited answers 429 for the refusing result res.
-func (s *server) refuseLimited(w http.ResponseWriter, r *http.Request, res ratelimit.Result) {
-	w.Header().Set("Retry-After", strconv.Itoa(int(res.RetryAfter(s.clock.Now())/time.Second)))
-	s.error(w, r, cashier.Errorf(cashier.ERateLimited, "rate limit exceeded: %d requests per minute %s; retry after %s",
-		res.Limit, ruleText(res.Rule), res.Reset.UTC().Format(time.RFC3339)))
-}
-
-// ipBucket is the per-IP rate-limit bucket of a client: the address for
-// IPv4, its configured prefix for IPv6.
-func (s *server) ipBucket(a netip.Addr) string {
-	return ratelimit.IPBucket(a, s.cfg.RateLimits.IPv6Prefix)
-}
-
-// callChecks are the limits of an authenticated call: a signed call counts
-// against its merchant; a key-only call (cashier info without a signature)
-// proves only that the caller knows the public API key, so it counts per
-// endpoint and client IP instead and never spends the merchant's quota.
-func (s *server) callChecks(r *http.Request, rt *route, c *call) []ratelimit.Check {
-	if c.signed {
-		return s.merchantChecks(rt, c.merchant.ID)
-	}
-	return []ratelimit.Check{{Rule: ruleEndpoint, Bucket: rt.pattern + " ip:" + s.ipBucket(s.clientIP(r)), Limit: s.cfg.RateLimits.PerEndpoint}}
-}
-
-// clientIP is the peer address, or, when the peer is a trusted proxy, the
-// rightmost X-Forwarded-For entry that is not itself a trusted proxy.
-func (s *server) clientIP(r *http.Request) netip.Addr {
-	peer, err := netip.ParseAddrPort(r.RemoteAddr)
-	var addr netip.Addr
-	if err == nil {
-		addr = peer.Addr().Unmap()
-	} else if a, err := netip.ParseAddr(r.RemoteAddr); err == nil {
-		addr = a.Unmap()
-	}
-	if !s.trusted(addr) {
-		return addr
-	}
-	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
-	for i := len(hops) - 1; i >= 0; i-- {
-		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
-		if err != nil {
-			break // a garbled entry: trust nothing left of it
-		}
-		addr = a.Unmap()
-		if !s.trusted(addr) {
-			return addr
-		}
-	}
-	return addr
-}
-
-func (s *server) trusted(a netip.Addr) bool {
-	if !a.IsValid() {
-		return false
-	}
-	for _, p := range s.cfg.TrustedProxies {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *server) logRequest(r *http.Request, ri *reqInfo, status int, d time.Duration) {

@@ -28,7 +28,7 @@ import (
 	"github.com/stablecashier/cashier/sqlite"
 	"github.com/stablecashier/cashier/sqlite/sqlitetest"
 	"github.com/stablecashier/cashier/tron"
-	"github.com/stablecashier/cashier/tron/tronnode"
+	"github.com/stablecashier/cashier/tronnode"
 	"github.com/stablecashier/cashier/webhook"
 )
 

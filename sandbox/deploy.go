@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"fmt"
 	"math/big"
 	"sync"
@@ -19,7 +20,7 @@ import (
 	"github.com/stablecashier/cashier/devchain"
 	"github.com/stablecashier/cashier/payoutcontract"
 	"github.com/stablecashier/cashier/tron"
-	"github.com/stablecashier/cashier/tron/tronnode"
+	"github.com/stablecashier/cashier/tronnode"
 )
 
 // chain is what the sandbox needs of a dev chain to set it up: deploy code,
@@ -316,4 +317,74 @@ func setup(ctx context.Context, ch chain, c cashier.Chain, prefix byte, roles, w
 	}
 	n.PayoutContract, n.DepositFactory, n.DepositImplementation = address.Format(c, payout), address.Format(c, factory), address.Format(c, impl)
 	return n, nil
+}
+
+// deployAll generates the keys and sets up every chain.
+func deployAll(ctx context.Context, sb *Sandbox) (*Info, error) {
+	info := &Info{ContractIDs: map[string]string{}, Networks: map[string]*Network{},
+		Wallets: map[string]*Wallet{}, Roles: map[string]*Wallet{}}
+	for _, name := range []string{"owner", "executor", "signer", "sweeper", "fee"} {
+		w, err := NewWallet()
+		if err != nil {
+			return nil, err
+		}
+		info.Roles[name] = w
+	}
+	for _, name := range []string{"customer", "allowance"} {
+		w, err := NewWallet()
+		if err != nil {
+			return nil, err
+		}
+		info.Wallets[name] = w
+	}
+	if err := deployMissing(ctx, sb, info); err != nil {
+		return nil, err
+	}
+	return info, nil
+}
+
+// deployMissing sets up every sandbox network info does not describe yet.
+func deployMissing(ctx context.Context, sb *Sandbox, info *Info) error {
+	type net struct {
+		chain  cashier.Chain
+		ch     chain
+		id     uint64
+		prefix byte
+	}
+	nets := []net{}
+	for _, e := range evmDevChains {
+		nets = append(nets, net{e.chain, &evmChain{c: *sb.evm(e.chain)}, e.id, 0xff})
+	}
+	nets = append(nets, net{cashier.ChainTRON, tronChain{sb.TRON}, tronnode.ChainID, tronnode.Create2Prefix})
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for _, c := range nets {
+		if info.Networks[string(c.chain)] != nil {
+			continue
+		}
+		// The chains are set up side by side: each stamps its blocks
+		// with the wall clock, a second apart (devchain.Options.WallClock),
+		// so one after the other would add their waits.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := setup(ctx, c.ch, c.chain, c.prefix, info.Roles, info.Wallets)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("sandbox: set up %s: %w", c.chain, err))
+				return
+			}
+			n.ChainID = c.id
+			info.Networks[string(c.chain)] = n
+		}()
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/contracts/bindings"
 	"github.com/stablecashier/cashier/tron"
-	"github.com/stablecashier/cashier/tron/tronnode"
+	"github.com/stablecashier/cashier/tronnode"
 )
 
 const trx = 1_000_000 // sun

@@ -1,4 +1,4 @@
-package http
+package shed
 
 import (
 	"runtime/metrics"
@@ -9,7 +9,7 @@ import (
 	"github.com/stablecashier/cashier"
 )
 
-// cpuWait watches how long this process's goroutines wait for a CPU once
+// CPUWait watches how long this process's goroutines wait for a CPU once
 // runnable (the runtime's scheduling-latency histogram). When the machine
 // cannot keep up, requests queue before the service has even read them —
 // in the connections' receive buffers, behind goroutines waiting for a
@@ -31,7 +31,7 @@ import (
 // while the demand outruns the service (demand below): new requests keep
 // arriving beyond those it serves, holds, and drains within max-wait, as
 // an open-loop overload does whether or not it is refused.
-type cpuWait struct {
+type CPUWait struct {
 	last     atomic.Int64 // unix ns of the last reading
 	busy     atomic.Bool
 	outrun   atomic.Bool  // the demand outran the service at the last reading
@@ -59,15 +59,15 @@ const cpuWaitMinSamples = 10
 // 1,000 requests/s) for the CPU wait to count as caused by requests.
 const cpuWaitMinArrivals = 10
 
-// errCPUBusy refuses a request while goroutines wait too long for a CPU.
-var errCPUBusy = cashier.Errorf(cashier.EOverloaded, "the service is busy: it cannot keep up with the requests arriving; retry shortly")
+// ErrCPUBusy refuses a request while goroutines wait too long for a CPU.
+var ErrCPUBusy = cashier.Errorf(cashier.EOverloaded, "the service is busy: it cannot keep up with the requests arriving; retry shortly")
 
-// saturated reports whether the CPU wait was beyond limit, with the demand
+// Saturated reports whether the CPU wait was beyond limit, with the demand
 // outrunning the service, at the last reading, reading again when that is
 // older than cpuWaitEvery. maxWait is the wait bound of the admission and
 // held the requests in progress now. Only one caller reads at a time; the
 // others use the last answer.
-func (c *cpuWait) saturated(now time.Time, limit, maxWait time.Duration, held int64) bool {
+func (c *CPUWait) Saturated(now time.Time, limit, maxWait time.Duration, held int64) bool {
 	c.arrivals.Add(1)
 	if now.UnixNano()-c.last.Load() >= int64(cpuWaitEvery) && c.mu.TryLock() {
 		if now.UnixNano()-c.last.Load() >= int64(cpuWaitEvery) {
@@ -79,19 +79,19 @@ func (c *cpuWait) saturated(now time.Time, limit, maxWait time.Duration, held in
 	return c.busy.Load()
 }
 
-// overrun reports whether the demand outran the service at the last
+// Overrun reports whether the demand outran the service at the last
 // reading: an open-loop overload, whose excess is refused whatever the
 // wait bound admits.
-func (c *cpuWait) overrun() bool { return c.outrun.Load() }
+func (c *CPUWait) Overrun() bool { return c.outrun.Load() }
 
-// returning counts a write request coming back for its booked place: it
+// Returning counts a write request coming back for its booked place: it
 // is not new demand (its first try was).
-func (c *cpuWait) returning() { c.returns.Add(1) }
+func (c *CPUWait) Returning() { c.returns.Add(1) }
 
-// answered counts a request admitted and answered.
-func (c *cpuWait) answered() { c.served.Add(1) }
+// Answered counts a request admitted and answered.
+func (c *CPUWait) Answered() { c.served.Add(1) }
 
-func (c *cpuWait) read(now time.Time, limit, maxWait time.Duration, held int64) {
+func (c *CPUWait) read(now time.Time, limit, maxWait time.Duration, held int64) {
 	if c.sample == nil {
 		c.sample = []metrics.Sample{{Name: "/sched/latencies:seconds"}}
 	}
@@ -125,7 +125,7 @@ type cpuReading struct {
 
 // judge records reading r and decides, until the next one, whether
 // requests are refused (busy) and whether the demand outruns the service.
-func (c *cpuWait) judge(r cpuReading, limit, maxWait time.Duration) (busy, outrun bool) {
+func (c *CPUWait) judge(r cpuReading, limit, maxWait time.Duration) (busy, outrun bool) {
 	c.demand.add(r.at, r.arrivals-r.returns, r.served)
 	// Requests must be arriving fast for the wait to be theirs: a service
 	// starting up, or lightly used on a busy machine, sees slow wake-ups

@@ -1,4 +1,4 @@
-package http
+package shed
 
 import (
 	"context"
@@ -12,15 +12,15 @@ import (
 // release, except to a request back from its commit, which goes first; a
 // release with nobody waiting frees the slot.
 func TestCPUGateHandsOverInOrder(t *testing.T) {
-	var g cpuGate
-	size := gateSize()
+	var g CPUGate
+	size := GateSize()
 	for i := 0; i < size; i++ {
 		g.Acquire()
 	}
 	got := make(chan int, 3)
 	for i := 0; i < 3; i++ {
 		go func() { g.Acquire(); got <- i }()
-		waitFor(t, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiters) == i+1 })
+		waiters(t, &g, i+1)
 	}
 	select {
 	case i := <-got:
@@ -29,7 +29,7 @@ func TestCPUGateHandsOverInOrder(t *testing.T) {
 	}
 	// One back from its commit goes first.
 	go func() { g.AcquireFirst(); got <- 99 }()
-	waitFor(t, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.waiters) == 4 })
+	waiters(t, &g, 4)
 	for _, want := range []int{99, 0, 1, 2} {
 		g.Release()
 		if i := <-got; i != want {
@@ -49,12 +49,12 @@ func TestCPUGateHandsOverInOrder(t *testing.T) {
 // A request waiting for its commit does not hold a slot: cashier.Blocking
 // releases it for the wait and takes it back after.
 func TestBlockingReleasesTheSlot(t *testing.T) {
-	var g cpuGate
-	slot := &gateSlot{g: &g}
-	for i := 0; i < gateSize()-1; i++ {
+	var g CPUGate
+	slot := &Slot{g: &g}
+	for i := 0; i < GateSize()-1; i++ {
 		g.Acquire()
 	}
-	slot.take()
+	slot.Take()
 	ctx := cashier.WithCPUSlot(context.Background(), slot)
 	cashier.Blocking(ctx, func() {
 		done := make(chan struct{})
@@ -65,11 +65,27 @@ func TestBlockingReleasesTheSlot(t *testing.T) {
 			t.Error("the slot was not released during the wait")
 		}
 	})
-	if g.busy != gateSize() {
-		t.Fatalf("after the wait %d slots busy, want %d (taken back)", g.busy, gateSize())
+	if g.busy != GateSize() {
+		t.Fatalf("after the wait %d slots busy, want %d (taken back)", g.busy, GateSize())
 	}
-	slot.done()
-	if g.busy != gateSize()-1 {
-		t.Fatalf("after done %d slots busy, want %d", g.busy, gateSize()-1)
+	slot.Done()
+	if g.busy != GateSize()-1 {
+		t.Fatalf("after done %d slots busy, want %d", g.busy, GateSize()-1)
+	}
+}
+
+// waiters waits until n requests wait at g.
+func waiters(t *testing.T, g *CPUGate, n int) {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(time.Millisecond) {
+		g.mu.Lock()
+		got := len(g.waiters)
+		g.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("%d waiting at the gate, want %d", got, n)
+		}
 	}
 }

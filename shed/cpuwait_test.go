@@ -1,4 +1,4 @@
-package http
+package shed
 
 import (
 	"sync"
@@ -28,9 +28,9 @@ func TestCPUWaitPercentile(t *testing.T) {
 // with an impossible limit (no wait at all allowed) reports saturation
 // once enough goroutines have been scheduled.
 func TestCPUWaitReads(t *testing.T) {
-	var c cpuWait
+	var c CPUWait
 	now := time.Now()
-	if c.saturated(now, time.Hour, 100*time.Millisecond, 0) {
+	if c.Saturated(now, time.Hour, 100*time.Millisecond, 0) {
 		t.Fatal("saturated before any reading")
 	}
 	if c.prev == nil {
@@ -55,15 +55,15 @@ func TestCPUWaitReads(t *testing.T) {
 	}
 	time.Sleep(50 * time.Millisecond)
 	close(done)
-	if c.saturated(now, time.Hour, 100*time.Millisecond, 0) {
+	if c.Saturated(now, time.Hour, 100*time.Millisecond, 0) {
 		t.Fatal("read again within 10 ms")
 	}
 	c.arrivals.Store(0) // few requests: the wait is not theirs
-	if c.saturated(now.Add(cpuWaitEvery), -time.Nanosecond, 100*time.Millisecond, 0) {
+	if c.Saturated(now.Add(cpuWaitEvery), -time.Nanosecond, 100*time.Millisecond, 0) {
 		t.Fatal("saturated although requests arrive slowly")
 	}
 	for i := 0; i < cpuWaitMinArrivals; i++ { // requests arriving fast
-		c.saturated(now.Add(cpuWaitEvery), -time.Nanosecond, 100*time.Millisecond, 0)
+		c.Saturated(now.Add(cpuWaitEvery), -time.Nanosecond, 100*time.Millisecond, 0)
 	}
 	// The runtime times one goroutine in eight, chosen at random, so eight
 	// per sample needed fall short about half the time: many more, all run.
@@ -73,7 +73,7 @@ func TestCPUWaitReads(t *testing.T) {
 		go ran.Done()
 	}
 	ran.Wait()
-	if !c.saturated(now.Add(2*cpuWaitEvery), -time.Nanosecond, 100*time.Millisecond, 0) {
+	if !c.Saturated(now.Add(2*cpuWaitEvery), -time.Nanosecond, 100*time.Millisecond, 0) {
 		t.Fatal("not saturated with a limit below any wait")
 	}
 }
@@ -82,7 +82,7 @@ func TestCPUWaitReads(t *testing.T) {
 // CPU wait beyond the limit (20 ms at a 5 ms limit, 100 wake-ups), and
 // returns how many of them refused, how many saw the demand outrun the
 // service, and the time after the last.
-func readings(c *cpuWait, at time.Time, n int, r cpuReading) (busy, outrun int, next time.Time) {
+func readings(c *CPUWait, at time.Time, n int, r cpuReading) (busy, outrun int, next time.Time) {
 	for i := 0; i < n; i++ {
 		r.at, r.measured, r.p90, r.samples = at, true, 0.020, 100
 		b, o := c.judge(r, 5*time.Millisecond, 100*time.Millisecond)
@@ -105,7 +105,7 @@ func readings(c *cpuWait, at time.Time, n int, r cpuReading) (busy, outrun int, 
 // demand.
 func TestCPUWaitSparesClosedLoop(t *testing.T) {
 	for _, rate := range []int64{25, 3} { // answered per reading of 10 ms
-		var c cpuWait
+		var c CPUWait
 		busy, outrun, at := readings(&c, admitT0, 1, cpuReading{arrivals: 128, held: 128})
 		if busy+outrun != 0 {
 			t.Fatalf("%d/s: refused 128 clients starting together", rate*100)
@@ -124,7 +124,7 @@ func TestCPUWaitSparesClosedLoop(t *testing.T) {
 // the CPU catches up it is admitted again, and once the overload has been
 // gone for a span the CPU wait alone refuses nothing.
 func TestCPUWaitRefusesOpenLoopOverload(t *testing.T) {
-	var c cpuWait
+	var c CPUWait
 	at := admitT0
 	_, _, at = readings(&c, at, 30, cpuReading{arrivals: 25, served: 25, held: 20}) // at capacity: fine
 	if busy, outrun := c.judge(cpuReading{at: at, measured: true, p90: 0.020, samples: 100, arrivals: 25, served: 25, held: 20}, 5*time.Millisecond, 100*time.Millisecond); busy || outrun {

@@ -1,12 +1,10 @@
-package http
+package shed
 
 import (
 	"bytes"
-	"context"
 	"hash/maphash"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,7 +12,7 @@ import (
 	"github.com/stablecashier/cashier"
 )
 
-// admission decides at the door, before any work, whether a request is
+// Admission decides at the door, before any work, whether a request is
 // served. Every request counts against MaxInFlight, a hard bound on the
 // work held in memory. A write request (POST) is refused only when the
 // wait it would meet exceeds MaxWait: the write requests ahead of it
@@ -32,7 +30,7 @@ import (
 // again sooner, while there is no room, is held (no CPU, no slot) until
 // its place is due and then served: refusing it again would only have it
 // spin.
-type admission struct {
+type Admission struct {
 	n atomic.Int64 // requests in progress, all kinds
 
 	mu       sync.Mutex
@@ -52,10 +50,10 @@ type booking struct {
 }
 
 const (
-	// admitMinAhead writes ahead are always admitted, whatever the
+	// MinWritesAhead writes ahead are always admitted, whatever the
 	// estimate: group commit needs company, and on a machine starved by
 	// other processes every write looks slow (sqlstore.MinWritesAhead).
-	admitMinAhead = 16
+	MinWritesAhead = 16
 	// admitSpan is the busy time an estimate of the time per write
 	// averages over (and the estimate moves a quarter of the way to each):
 	// long enough to hold many group commits and ride out the moments a
@@ -71,7 +69,7 @@ const (
 	maxTickets = 1 << 16
 )
 
-func (a *admission) enter(bound int) bool {
+func (a *Admission) Enter(bound int) bool {
 	if a.n.Add(1) > int64(bound) {
 		a.n.Add(-1)
 		return false
@@ -79,10 +77,10 @@ func (a *admission) enter(bound int) bool {
 	return true
 }
 
-func (a *admission) leave() { a.n.Add(-1) }
+func (a *Admission) Leave() { a.n.Add(-1) }
 
 // tick accounts the time since the last change of writes.
-func (a *admission) tick(now time.Time) {
+func (a *Admission) tick(now time.Time) {
 	if a.writes > 0 && now.After(a.last) {
 		a.busy += now.Sub(a.last)
 	}
@@ -90,23 +88,23 @@ func (a *admission) tick(now time.Time) {
 }
 
 // wait is the queueing a write admitted now would meet.
-func (a *admission) wait() time.Duration { return time.Duration(a.writes) * a.perWrite }
+func (a *Admission) wait() time.Duration { return time.Duration(a.writes) * a.perWrite }
 
-// admitWrite decides on the write request id arriving at now. refuse
+// AdmitWrite decides on the write request id arriving at now. refuse
 // asks that it be refused for another reason (the CPU or the store's
 // writer is behind) unless it holds a place. Admitted, the caller must
-// call writeDone when it is answered; ticketed reports that it came with
+// call WriteDone when it is answered; ticketed reports that it came with
 // a booked place. Refused, retry is its Retry-After; or, when it holds a
 // place but came back before its Retry-After while there is no room,
 // hold is how long to keep it before asking again (its place is then
 // due): a client that resends at once would otherwise spin on refusals,
 // spending on them the CPU the creates need, so it is made to wait as it
 // was told, at the cost of a timer.
-func (a *admission) admitWrite(now time.Time, id uint64, maxWait time.Duration, refuse bool) (ok, ticketed bool, retry, hold time.Duration) {
+func (a *Admission) AdmitWrite(now time.Time, id uint64, maxWait time.Duration, refuse bool) (ok, ticketed bool, retry, hold time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.tick(now)
-	busy := refuse || (maxWait > 0 && a.writes >= admitMinAhead && a.wait() > maxWait)
+	busy := refuse || (maxWait > 0 && a.writes >= MinWritesAhead && a.wait() > maxWait)
 	if at, held := a.tickets[id]; held {
 		switch {
 		case !now.Before(at.Add(-ticketEarly)):
@@ -130,7 +128,7 @@ func (a *admission) admitWrite(now time.Time, id uint64, maxWait time.Duration, 
 // the measured capacity was tried: a moment's slow estimate on a busy
 // machine sent clients away for up to ten seconds while the service
 // idled; returns admitted together cost a moment's longer queue instead.
-func (a *admission) book(now time.Time, id uint64) time.Duration {
+func (a *Admission) book(now time.Time, id uint64) time.Duration {
 	for len(a.expiry) > 0 && !now.Before(a.expiry[0].until) {
 		if b := a.expiry[0]; !a.tickets[b.id].Add(ticketGrace).After(now) {
 			delete(a.tickets, b.id) // not taken up (or rebooked later: kept)
@@ -149,9 +147,9 @@ func (a *admission) book(now time.Time, id uint64) time.Duration {
 	return retry
 }
 
-// writeDone records an admitted write answered at now, and renews the
+// WriteDone records an admitted write answered at now, and renews the
 // estimate of the time per write once enough busy time has passed.
-func (a *admission) writeDone(now time.Time) {
+func (a *Admission) WriteDone(now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.tick(now)
@@ -160,7 +158,7 @@ func (a *admission) writeDone(now time.Time) {
 	// The first estimate comes early: until there is one, nothing is
 	// refused for the wait, and a load arriving on a cold service must
 	// not queue unbounded meanwhile.
-	if a.busy < admitSpan && (a.perWrite > 0 || a.done < 2*admitMinAhead || a.busy <= 0) {
+	if a.busy < admitSpan && (a.perWrite > 0 || a.done < 2*MinWritesAhead || a.busy <= 0) {
 		return
 	}
 	sample := a.busy / time.Duration(a.done)
@@ -172,24 +170,24 @@ func (a *admission) writeDone(now time.Time) {
 	a.busy, a.done = 0, 0
 }
 
-// bookRefused books a place for write id, admitted at the door but then
+// BookRefused books a place for write id, admitted at the door but then
 // refused by the store's writer (its queue or wait bound), and returns its
 // Retry-After: the promise holds for it too.
-func (a *admission) bookRefused(now time.Time, id uint64) time.Duration {
+func (a *Admission) BookRefused(now time.Time, id uint64) time.Duration {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.book(now, id)
 }
 
-// roundUp is d in whole seconds, at least one (Retry-After's unit).
-func roundUp(d time.Duration) time.Duration {
+// RoundUp is d in whole seconds, at least one (Retry-After's unit).
+func RoundUp(d time.Duration) time.Duration {
 	return max(time.Second, (d+time.Second-1)/time.Second*time.Second)
 }
 
-// writeIDOf names a write request for its booked place: its API key, path
+// WriteID names a write request for its booked place: its API key, path
 // and orderNo, which a retry repeats (its time, signature and any sign
 // field change); the whole body when it has no orderNo.
-func writeIDOf(seed maphash.Seed, r *http.Request, apiKeyHeader string, body []byte) uint64 {
+func WriteID(seed maphash.Seed, r *http.Request, apiKeyHeader string, body []byte) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
 	h.WriteString(r.Header.Get(apiKeyHeader))
@@ -226,41 +224,26 @@ func orderNoOf(body []byte) ([]byte, bool) {
 	return rest[1 : 1+end], true
 }
 
-// errInFlight refuses a request beyond MaxInFlight.
-var errInFlight = cashier.Errorf(cashier.EOverloaded, "the service is busy: it is handling all the requests it admits; retry shortly")
+// ErrInFlight refuses a request beyond MaxInFlight.
+var ErrInFlight = cashier.Errorf(cashier.EOverloaded, "the service is busy: it is handling all the requests it admits; retry shortly")
 
-// errWaitTooLong refuses a write that would wait longer than MaxWait.
+// ErrWaitTooLong refuses a write that would wait longer than MaxWait.
 // Built once: under overload it is answered thousands of times a second.
-var errWaitTooLong = cashier.Errorf(cashier.EOverloaded, "the service is busy: the wait would exceed what it admits; retry after the time in Retry-After")
+var ErrWaitTooLong = cashier.Errorf(cashier.EOverloaded, "the service is busy: the wait would exceed what it admits; retry after the time in Retry-After")
 
-// errWritesBusy refuses a write request up front when the store's writer
+// ErrWritesBusy refuses a write request up front when the store's writer
 // is further behind than it admits (sqlite's Options.MaxWriteWait).
-var errWritesBusy = cashier.Errorf(cashier.EOverloaded, "the service is busy: writes are waiting longer than it admits; retry shortly")
+var ErrWritesBusy = cashier.Errorf(cashier.EOverloaded, "the service is busy: writes are waiting longer than it admits; retry shortly")
 
-// refuse answers an overload refusal: 503, Retry-After (retry, at least
-// one second), the trace and the security headers like every answer, but
-// no log line of its own; refusals are counted and logged at most once a
-// second.
-func (s *server) refuse(w http.ResponseWriter, r *http.Request, err error, retry time.Duration) {
-	ri := &reqInfo{trace: newTrace(), family: familyOf(r.URL.Path)}
-	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ri))
-	h := w.Header()
-	h.Set("X-Request-Id", ri.trace)
-	h.Set("Retry-After", strconv.Itoa(int(roundUp(retry)/time.Second)))
-	setSecurityHeaders(h)
-	s.error(w, r, err)
-	s.refusals.note(s.log, s.clock.Now())
-}
-
-// refusalLog counts overload refusals and reports them in one warning a
+// RefusalLog counts overload refusals and reports them in one warning a
 // second at most: thousands of log lines a second would cost the CPU the
 // refusals are meant to save and flood the log when it matters.
-type refusalLog struct {
+type RefusalLog struct {
 	n    atomic.Int64
 	last atomic.Int64 // unix ns of the last warning
 }
 
-func (l *refusalLog) note(log *slog.Logger, now time.Time) {
+func (l *RefusalLog) Note(log *slog.Logger, now time.Time) {
 	l.n.Add(1)
 	last := l.last.Load()
 	if now.UnixNano()-last < int64(time.Second) || !l.last.CompareAndSwap(last, now.UnixNano()) {
