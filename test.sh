@@ -37,9 +37,9 @@ on_exit() {
 trap on_exit EXIT
 trap 'exit 130' INT TERM
 
-for tool in npm chromium zbarimg promtool; do
+for tool in npm chromium zbarimg promtool python3 php phpunit; do
   if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "the tests need $tool: apt-get install -y nodejs npm chromium zbar-tools prometheus"; exit 1
+    echo "the tests need $tool: apt-get install -y nodejs npm chromium zbar-tools prometheus python3 php-cli phpunit"; exit 1
   fi
 done
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
