@@ -58,6 +58,13 @@ type DeliveryAttempt struct {
 	NextAttemptAt time.Time // zero when no further attempt is scheduled
 }
 
+// AttemptOutcome is one delivery attempt and the state it moves its event
+// to: delivered, pending with a next attempt, or failed.
+type AttemptOutcome struct {
+	Attempt DeliveryAttempt
+	State   EventState
+}
+
 // EventFilter selects events for the operator's views.
 type EventFilter struct {
 	MerchantID string
@@ -78,6 +85,10 @@ type Outbox interface {
 	// the lease, but only while owner still holds it; otherwise it returns
 	// an EInvalidStatus error and changes nothing.
 	RecordAttempt(ctx context.Context, owner string, a DeliveryAttempt, state EventState) error
+	// RecordAttempts records each outcome as RecordAttempt would, all in
+	// one write: the i-th error is the i-th outcome's (nil: recorded), and
+	// an outcome refused changes nothing of it while the others are kept.
+	RecordAttempts(ctx context.Context, owner string, outcomes []AttemptOutcome) []error
 	// Event returns one event by id.
 	Event(ctx context.Context, id string) (*Event, error)
 	// Events lists events, newest first.

@@ -70,7 +70,7 @@ type Cashier struct {
 	WebhookURL string
 	Status     CashierStatus
 	CreatedAt  time.Time
-	Num        int64 // numeric identity (webhook "cashierId"); set by Create, not by reads
+	Num        int64 // numeric identity (webhook "cashierId"); set by Create and by reads
 
 	// AllowedOrigins are the web origins (scheme://host[:port]) whose pages
 	// may create orders from the browser with the API key alone and embed
@@ -112,7 +112,7 @@ type Contract struct {
 	// it, and its sweeps move the funds into this payout contract.
 	DepositFactory        string
 	DepositImplementation string // the factory's forwarder implementation
-	Num                   int64  // numeric identity (webhook "contractId"); set by Create, not by reads
+	Num                   int64  // numeric identity (webhook "contractId"); set by Create and by reads
 
 	// Signer is the merchant signer's address the contract was proven to
 	// name on chain when it was registered (or checked again); its batches

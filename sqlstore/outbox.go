@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
@@ -98,54 +99,125 @@ func (db *DB) claim(ctx context.Context, query string, args ...any) ([]cashier.E
 // counter. An owner whose lease ran out but was not taken over still holds
 // it: nobody else can have delivered meanwhile.
 func (db *DB) RecordAttempt(ctx context.Context, owner string, a cashier.DeliveryAttempt, state cashier.EventState) error {
-	switch state {
+	return db.RecordAttempts(ctx, owner, []cashier.AttemptOutcome{{Attempt: a, State: state}})[0]
+}
+
+// RecordAttempts is RecordAttempt for many outcomes in one write: the
+// events' rows are read in one statement and the log rows inserted in
+// one, so a dispatcher recording what its workers finished together pays
+// for the statements once rather than per attempt.
+func (db *DB) RecordAttempts(ctx context.Context, owner string, outcomes []cashier.AttemptOutcome) []error {
+	errs := make([]error, len(outcomes))
+	var ids []any
+	for i, o := range outcomes {
+		if errs[i] = checkOutcome(o); errs[i] == nil {
+			ids = append(ids, o.Attempt.EventID)
+		}
+	}
+	if len(ids) == 0 {
+		return errs
+	}
+	type row struct {
+		leaseOwner string
+		attempts   int
+		state      cashier.EventState
+	}
+	// The events' rows are locked while checked and written: a claim
+	// running in parallel skips them, or has taken one first and its
+	// outcome is refused. The function may run again (ConcurrentWrite):
+	// everything it decides is decided afresh on each run.
+	var refused []error
+	err := db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
+		refused = slices.Clone(errs)
+		rows, err := tx.QueryContext(ctx, `SELECT id, lease_owner, attempts, state FROM events WHERE id IN (`+marks(len(ids))+`)`+db.dialect.ForUpdate, ids...)
+		if err != nil {
+			return fmt.Errorf("store: record attempts: %w", err)
+		}
+		found := make(map[string]*row, len(ids))
+		for rows.Next() {
+			var (
+				id string
+				r  row
+			)
+			if err := rows.Scan(&id, &r.leaseOwner, &r.attempts, &r.state); err != nil {
+				rows.Close()
+				return fmt.Errorf("store: record attempts: %w", err)
+			}
+			found[id] = &r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("store: record attempts: %w", err)
+		}
+		var logArgs []any
+		for i, o := range outcomes {
+			if refused[i] != nil {
+				continue
+			}
+			a := o.Attempt
+			r := found[a.EventID]
+			switch {
+			case r == nil:
+				refused[i] = cashier.Errorf(cashier.ENotFound, "event %s not found", a.EventID)
+				continue
+			case owner == "" || r.leaseOwner != owner || r.state != cashier.EventPending:
+				refused[i] = cashier.Errorf(cashier.EInvalidStatus, "event %s is not leased to %s", a.EventID, owner)
+				continue
+			}
+			// A second outcome of the same event in one call is refused
+			// like a second record after the first released the lease.
+			r.attempts++
+			r.leaseOwner, r.state = "", o.State
+			logArgs = append(logArgs, a.EventID, r.attempts, a.At.UnixMilli(), a.HTTPStatus, a.Latency.Microseconds(), a.Error, millis(a.NextAttemptAt))
+			var delivered any
+			if o.State == cashier.EventDelivered {
+				delivered = a.At.UnixMilli()
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE events SET
+				state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at), last_error = ?,
+				delivered_at = ?, lease_owner = '', lease_until = NULL
+				WHERE id = ?`,
+				o.State, r.attempts, millis(a.NextAttemptAt), a.Error, delivered, a.EventID); err != nil {
+				return fmt.Errorf("store: record attempt: %w", err)
+			}
+		}
+		if len(logArgs) == 0 {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO delivery_attempts
+			(event_id, attempt, at, http_status, latency_us, error, next_attempt_at)
+			VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?),", len(logArgs)/7), ","), logArgs...); err != nil {
+			return fmt.Errorf("store: log attempts: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+		}
+		return errs
+	}
+	return refused
+}
+
+// checkOutcome is what RecordAttempts requires of an outcome before it
+// reads the store.
+func checkOutcome(o cashier.AttemptOutcome) error {
+	switch o.State {
 	case cashier.EventPending:
-		if a.NextAttemptAt.IsZero() {
+		if o.Attempt.NextAttemptAt.IsZero() {
 			return cashier.Errorf(cashier.EInvalid, "a pending event needs the time of its next attempt")
 		}
 	case cashier.EventDelivered, cashier.EventFailed:
 	default:
-		return cashier.Errorf(cashier.EInvalid, "unknown event state %q", state)
+		return cashier.Errorf(cashier.EInvalid, "unknown event state %q", o.State)
 	}
-	if a.At.IsZero() {
+	if o.Attempt.At.IsZero() {
 		return cashier.Errorf(cashier.EInvalid, "delivery attempt has no time")
 	}
-	// The event's row is locked while checked and written: a claim running
-	// in parallel skips it, or has taken it first and this one is refused.
-	return db.writeTx(cashier.ConcurrentWrite(ctx), func(tx *sql.Tx) error {
-		var (
-			leaseOwner string
-			attempts   int
-			cur        cashier.EventState
-		)
-		err := tx.QueryRowContext(ctx, `SELECT lease_owner, attempts, state FROM events WHERE id = ?`+db.dialect.ForUpdate, a.EventID).
-			Scan(&leaseOwner, &attempts, &cur)
-		if err != nil {
-			return readErr(err, "event", cashier.Errorf(cashier.ENotFound, "event %s not found", a.EventID))
-		}
-		if owner == "" || leaseOwner != owner || cur != cashier.EventPending {
-			return cashier.Errorf(cashier.EInvalidStatus, "event %s is not leased to %s", a.EventID, owner)
-		}
-		attempts++
-		if _, err := tx.ExecContext(ctx, `INSERT INTO delivery_attempts
-			(event_id, attempt, at, http_status, latency_us, error, next_attempt_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			a.EventID, attempts, a.At.UnixMilli(), a.HTTPStatus, a.Latency.Microseconds(), a.Error, millis(a.NextAttemptAt)); err != nil {
-			return fmt.Errorf("store: log attempt: %w", err)
-		}
-		var delivered any
-		if state == cashier.EventDelivered {
-			delivered = a.At.UnixMilli()
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE events SET
-			state = ?, attempts = ?, next_attempt_at = coalesce(?, next_attempt_at), last_error = ?,
-			delivered_at = ?, lease_owner = '', lease_until = NULL
-			WHERE id = ?`,
-			state, attempts, millis(a.NextAttemptAt), a.Error, delivered, a.EventID); err != nil {
-			return fmt.Errorf("store: record attempt: %w", err)
-		}
-		return nil
-	})
+	return nil
 }
 
 // Resend puts the event back to pending, due at now, with a fresh attempt

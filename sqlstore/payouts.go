@@ -159,7 +159,7 @@ func (r reader) SignerOwner(ctx context.Context, c cashier.Chain, address string
 
 // ContractByAddress implements cashier.PayoutReader.
 func (r reader) ContractByAddress(ctx context.Context, c cashier.Chain, address string) (*cashier.Contract, error) {
-	k, err := scanContract(r.q.QueryRowContext(ctx, `SELECT `+contractCols+` FROM contracts WHERE chain = ? AND address = ?`, c, address))
+	k, err := scanContract(r.q.QueryRowContext(ctx, `SELECT `+contractRead+` FROM contracts WHERE chain = ? AND address = ?`, c, address))
 	if err != nil {
 		return nil, readErr(err, "contract", cashier.Errorf(cashier.EContractNotFound, "contract %s on %s is not registered", address, c))
 	}

@@ -150,15 +150,21 @@ func apiKeyPrefix(apiKey string) string {
 
 const cashierCols = `id, merchant_id, name, webhook_url, status, created_at, allowed_origins`
 
+// cashierRead is what reads select: the columns and the numeric identity,
+// which webhook bodies carry (read here, a body costs no query of its own).
+const cashierRead = cashierCols + `, num`
+
 func scanCashier(s scanner) (*cashier.Cashier, error) {
 	var (
 		c       cashier.Cashier
 		created sql.NullInt64
 		origins string
+		num     sql.NullInt64
 	)
-	if err := s.Scan(&c.ID, &c.MerchantID, &c.Name, &c.WebhookURL, &c.Status, &created, &origins); err != nil {
+	if err := s.Scan(&c.ID, &c.MerchantID, &c.Name, &c.WebhookURL, &c.Status, &created, &origins, &num); err != nil {
 		return nil, err
 	}
+	c.Num = num.Int64
 	if origins != "" {
 		c.AllowedOrigins = strings.Split(origins, ",")
 	}
@@ -167,7 +173,7 @@ func scanCashier(s scanner) (*cashier.Cashier, error) {
 }
 
 func (r reader) Cashier(ctx context.Context, id string) (*cashier.Cashier, error) {
-	c, err := scanCashier(r.q.QueryRowContext(ctx, `SELECT `+cashierCols+` FROM cashiers WHERE id = ?`, id))
+	c, err := scanCashier(r.q.QueryRowContext(ctx, `SELECT `+cashierRead+` FROM cashiers WHERE id = ?`, id))
 	if err != nil {
 		return nil, readErr(err, "cashier", cashier.Errorf(cashier.ECashierNotFound, "cashier %s not found", id))
 	}
@@ -178,28 +184,34 @@ func (r reader) Cashier(ctx context.Context, id string) (*cashier.Cashier, error
 // first is the merchant's first cashier.
 func (r reader) CashiersByMerchant(ctx context.Context, merchantID string) ([]cashier.Cashier, error) {
 	return queryAll(ctx, r.q, "cashiers", scanCashier,
-		`SELECT `+cashierCols+` FROM cashiers WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
+		`SELECT `+cashierRead+` FROM cashiers WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
 }
 
 const contractCols = `id, merchant_id, chain, address, webhook_url, status, created_at,
 	deposit_factory, deposit_implementation, signer`
 
+// contractRead is what reads select: the columns and the numeric identity,
+// which webhook bodies carry.
+const contractRead = contractCols + `, num`
+
 func scanContract(s scanner) (*cashier.Contract, error) {
 	var (
 		c       cashier.Contract
 		created sql.NullInt64
+		num     sql.NullInt64
 	)
 	err := s.Scan(&c.ID, &c.MerchantID, &c.Chain, &c.Address, &c.WebhookURL, &c.Status, &created,
-		&c.DepositFactory, &c.DepositImplementation, &c.Signer)
+		&c.DepositFactory, &c.DepositImplementation, &c.Signer, &num)
 	if err != nil {
 		return nil, err
 	}
+	c.Num = num.Int64
 	c.CreatedAt = fromMillis(created)
 	return &c, nil
 }
 
 func (r reader) Contract(ctx context.Context, id string) (*cashier.Contract, error) {
-	c, err := scanContract(r.q.QueryRowContext(ctx, `SELECT `+contractCols+` FROM contracts WHERE id = ?`, id))
+	c, err := scanContract(r.q.QueryRowContext(ctx, `SELECT `+contractRead+` FROM contracts WHERE id = ?`, id))
 	if err != nil {
 		return nil, readErr(err, "contract", cashier.Errorf(cashier.EContractNotFound, "contract %s not found", id))
 	}
@@ -209,7 +221,7 @@ func (r reader) Contract(ctx context.Context, id string) (*cashier.Contract, err
 // ContractsByMerchant lists the merchant's contracts, oldest first.
 func (r reader) ContractsByMerchant(ctx context.Context, merchantID string) ([]cashier.Contract, error) {
 	return queryAll(ctx, r.q, "contracts", scanContract,
-		`SELECT `+contractCols+` FROM contracts WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
+		`SELECT `+contractRead+` FROM contracts WHERE merchant_id = ? ORDER BY created_at, rowid`, merchantID)
 }
 
 // ---- collection orders

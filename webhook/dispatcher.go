@@ -50,6 +50,11 @@ type Config struct {
 	// PollInterval is how often the outbox is checked for due events when
 	// nothing wakes the dispatcher. Default 1s.
 	PollInterval time.Duration
+	// ClaimGap is the least time between two claims woken by newly
+	// committed events or freed workers: events committed meanwhile wait
+	// for the next claim, so under load one claim leases many events
+	// instead of one claim each. Default 2ms; negative: no gap.
+	ClaimGap time.Duration
 	// Lease is how long a claimed event is reserved for this instance.
 	// After it runs out another instance may deliver the event again, so it
 	// must comfortably exceed Timeout. Default 2m.
@@ -99,6 +104,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = time.Second
+	}
+	if c.ClaimGap == 0 {
+		c.ClaimGap = 2 * time.Millisecond
 	}
 	if c.Lease <= 0 {
 		c.Lease = 2 * time.Minute
@@ -160,6 +168,7 @@ type Dispatcher struct {
 	wg         sync.WaitGroup
 
 	attempted atomic.Int64
+	records   recorder
 }
 
 // NewDispatcher returns a dispatcher delivering from outbox with the keys
@@ -222,10 +231,13 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 
 	tick := time.NewTicker(d.cfg.PollInterval)
 	defer tick.Stop()
+	gap := time.NewTimer(0)
+	defer gap.Stop()
 	for {
 		if _, err := d.fill(ctx); err != nil && ctx.Err() == nil {
 			d.log.Error("claiming events failed", "err", err)
 		}
+		claimed := time.Now()
 		select {
 		case <-ctx.Done():
 			d.shutdown(cancelDeliveries)
@@ -233,6 +245,17 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		case <-d.wake:
 		case <-d.freed:
 		case <-tick.C:
+			continue
+		}
+		// Woken by new work: let more of it gather before the next claim.
+		if wait := d.cfg.ClaimGap - time.Since(claimed); wait > 0 {
+			gap.Reset(wait)
+			select {
+			case <-ctx.Done():
+				d.shutdown(cancelDeliveries)
+				return nil
+			case <-gap.C:
+			}
 		}
 	}
 }
@@ -420,7 +443,7 @@ func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event, sent func()) 
 			}
 		}
 	}
-	if err := d.outbox.RecordAttempt(rctx, d.cfg.Owner, rec, state); err != nil {
+	if err := d.records.record(rctx, d.outbox, d.cfg.Owner, cashier.AttemptOutcome{Attempt: rec, State: state}); err != nil {
 		if cashier.ErrorCode(err) == cashier.EInvalidStatus {
 			log.Warn("lease lost before the attempt was recorded; another claim delivers the event", "err", err)
 		} else {

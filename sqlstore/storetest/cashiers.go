@@ -20,7 +20,7 @@ func testCashiersAndContracts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := cashier.Cashier{ID: "c1", MerchantID: "m1", Name: "Shop 1", WebhookURL: "https://shop1.example/hook",
-		Status: cashier.CashierActive, CreatedAt: t0}
+		Status: cashier.CashierActive, CreatedAt: t0, Num: 1} // reads carry the number, for webhook bodies
 	if !reflect.DeepEqual(*c, want) {
 		t.Fatalf("Cashier = %+v, want %+v", *c, want)
 	}
@@ -66,7 +66,9 @@ func testCashiersAndContracts(t *testing.T) {
 		Status: cashier.ContractActive, CreatedAt: t0.Add(time.Second),
 		DepositFactory: "0x00000000000000000000000000000000000000f2", DepositImplementation: "0x00000000000000000000000000000000000000e2"}
 	mustUpdate(t, db, func(tx cashier.Tx) error { return tx.CreateContract(ctx, &withFactory) })
-	withFactory.Num = 0 // set by Create only; see NumericID
+	if withFactory.Num != 3 {
+		t.Fatalf("Create numbered the third contract %d", withFactory.Num)
+	}
 	ks, err := db.ContractsByMerchant(ctx, "m2")
 	if err != nil {
 		t.Fatal(err)

@@ -323,3 +323,61 @@ func testClaimArguments(t *testing.T) {
 		t.Fatalf("claim %q, want e1,x1,x2", got)
 	}
 }
+
+// testRecordAttempts: outcomes recorded together are each decided as
+// RecordAttempt would decide them alone; a refused one changes nothing of
+// it and does not stop the others.
+func testRecordAttempts(t *testing.T) {
+	db := openTest(t)
+	addEvents(t, db, event("e1", "o1", "PENDING"), event("e2", "o2", "PENDING"), event("e3", "o3", "PENDING"), event("e4", "o4", "PENDING"))
+	if got := claimIDs(t, db, "w1", t0, 3); got != "e1,e2,e3" {
+		t.Fatalf("claimed %q", got)
+	}
+	at := t0.Add(time.Second)
+	outcome := func(id string, state cashier.EventState, status int, errText string, next time.Time) cashier.AttemptOutcome {
+		return cashier.AttemptOutcome{State: state, Attempt: cashier.DeliveryAttempt{
+			EventID: id, At: at, HTTPStatus: status, Latency: 2 * time.Millisecond, Error: errText, NextAttemptAt: next}}
+	}
+	errs := db.RecordAttempts(ctx, "w1", []cashier.AttemptOutcome{
+		outcome("e1", cashier.EventDelivered, 200, "", time.Time{}),
+		outcome("e4", cashier.EventDelivered, 200, "", time.Time{}),               // not claimed
+		outcome("e2", cashier.EventPending, 500, "HTTP 500", at.Add(time.Minute)), // retried
+		outcome("nope", cashier.EventFailed, 0, "gone", time.Time{}),              // unknown
+		outcome("e3", cashier.EventPending, 500, "HTTP 500", time.Time{}),         // pending without a next time
+		outcome("e1", cashier.EventFailed, 500, "again", time.Time{}),             // e1's lease went with its first outcome
+	})
+	wantErrs := []cashier.Code{"", cashier.EInvalidStatus, "", cashier.ENotFound, cashier.EInvalid, cashier.EInvalidStatus}
+	for i, want := range wantErrs {
+		if got := cashier.ErrorCode(errs[i]); (want == "") != (errs[i] == nil) || errs[i] != nil && got != want {
+			t.Errorf("outcome %d: %v, want code %q", i, errs[i], want)
+		}
+	}
+	e1, _ := db.Event(ctx, "e1")
+	if e1.State != cashier.EventDelivered || e1.Attempts != 1 || !e1.DeliveredAt.Equal(at) || e1.LeaseOwner != "" {
+		t.Fatalf("e1 after delivery: %+v", *e1)
+	}
+	e2, _ := db.Event(ctx, "e2")
+	if e2.State != cashier.EventPending || e2.Attempts != 1 || !e2.NextAttemptAt.Equal(at.Add(time.Minute)) || e2.LastError != "HTTP 500" || e2.LeaseOwner != "" {
+		t.Fatalf("e2 after a failed attempt: %+v", *e2)
+	}
+	for _, id := range []string{"e3", "e4"} {
+		e, _ := db.Event(ctx, id)
+		if e.Attempts != 0 || e.State != cashier.EventPending {
+			t.Fatalf("%s was changed by a refused outcome: %+v", id, *e)
+		}
+		if as, _ := db.Attempts(ctx, id); len(as) != 0 {
+			t.Fatalf("%s: refused outcome logged: %+v", id, as)
+		}
+	}
+	if e3, _ := db.Event(ctx, "e3"); e3.LeaseOwner != "w1" {
+		t.Fatalf("e3's lease went with a refused outcome: %+v", *e3)
+	}
+	as, _ := db.Attempts(ctx, "e1")
+	if len(as) != 1 || as[0].Attempt != 1 || as[0].HTTPStatus != 200 || as[0].Latency != 2*time.Millisecond {
+		t.Fatalf("e1's log: %+v", as)
+	}
+	as, _ = db.Attempts(ctx, "e2")
+	if len(as) != 1 || as[0].Error != "HTTP 500" || !as[0].NextAttemptAt.Equal(at.Add(time.Minute)) {
+		t.Fatalf("e2's log: %+v", as)
+	}
+}

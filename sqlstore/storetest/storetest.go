@@ -59,6 +59,7 @@ var tests = []struct {
 	{"ClaimKeepsOrderPerOrder", testClaimKeepsOrderPerOrder},
 	{"LeaseTakeover", testLeaseTakeover},
 	{"DeliveryLogAndResend", testDeliveryLogAndResend},
+	{"RecordAttempts", testRecordAttempts},
 	{"ConcurrentClaims", testConcurrentClaims},
 	{"ClaimArguments", testClaimArguments},
 	{"PaymentsAndWatcherLookups", testPaymentsAndWatcherLookups},
