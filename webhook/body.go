@@ -25,7 +25,8 @@ type Writer struct {
 	// times.
 	Strings bool
 	// Numbers reads the numeric identity of an order, cashier or contract
-	// whose struct does not carry it (Num is set by Create, not by reads).
+	// whose struct does not carry it (orders read back carry none; cashiers
+	// and contracts read back do).
 	// nil: such numbers are sent as null.
 	Numbers Numbers
 	// Scheme is the Signature-V2 scheme the bodies will be signed with.
