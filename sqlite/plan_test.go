@@ -9,14 +9,16 @@ import (
 	"time"
 )
 
-// The watcher's and the expiry worker's lookups read through their
-// indexes, not a scan of every order.
+// The watcher's and the expiry worker's lookups, and a claim's check of
+// an order's earlier events, read through their indexes, not a scan.
 func TestWatcherLookupsUseIndexes(t *testing.T) {
 	db := openTest(t)
 	// The lookups read through their indexes, not a scan of every order.
 	for q, index := range map[string]string{
 		`SELECT id FROM collection_orders WHERE chain = 'TRON' AND deposit_address IN ('a', 'b')`:                                    "collection_orders_address",
 		`SELECT id FROM collection_orders WHERE status = 'PENDING' AND expire_at <= 5 AND chain = 'ETH' ORDER BY expire_at LIMIT 10`: "collection_orders_status_expiry",
+		// A claim's check for an earlier pending event of the same order.
+		`SELECT 1 FROM events p WHERE p.order_id = 'o1' AND p.seq < 9 AND p.state || '' = 'pending'`: "events_order (order_id=? AND seq<?)",
 	} {
 		rows, err := readPool(db).QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
 		if err != nil {

@@ -58,9 +58,7 @@ func (db *DB) ClaimEventsFair(ctx context.Context, owner string, now time.Time, 
 		rows, err := tx.QueryContext(ctx, `SELECT e.seq, e.merchant_id, e.claim_host FROM events e
 			WHERE e.state = 'pending' AND e.next_attempt_at <= ?
 			  AND (e.lease_owner = '' OR e.lease_until <= ?)`+skip+`
-			  AND (e.order_id = '' OR NOT EXISTS (
-				SELECT 1 FROM events p
-				WHERE p.order_id = e.order_id AND p.seq < e.seq AND p.state = 'pending'))
+			  AND `+noEarlierPending+`
 			ORDER BY e.seq
 			LIMIT ?`, append(args, fairClaimWindow)...)
 		if err != nil {

@@ -15,6 +15,16 @@ import (
 const eventCols = `seq, id, merchant_id, type, order_id, order_no, status, url, body, created_at,
 	state, attempts, next_attempt_at, last_error, delivered_at, lease_owner, lease_until`
 
+// noEarlierPending holds for an event e with no earlier pending event of
+// its order: an order's events go out one at a time, in order. The
+// earlier events are found through events_order (an order has a handful);
+// comparing the state with an empty string appended keeps the planner
+// from walking events_state instead, which holds every pending event of
+// every order.
+const noEarlierPending = `(e.order_id = '' OR NOT EXISTS (
+	SELECT 1 FROM events p
+	WHERE p.order_id = e.order_id AND p.seq < e.seq AND p.state || '' = 'pending'))`
+
 // scanEvents reads every row of rows as an event and closes rows.
 func scanEvents(rows *sql.Rows) ([]cashier.Event, error) {
 	defer rows.Close()
@@ -64,9 +74,7 @@ func (db *DB) ClaimEvents(ctx context.Context, owner string, now time.Time, leas
 				SELECT e.seq FROM events e
 				WHERE e.state = 'pending' AND e.next_attempt_at <= ?
 				  AND (e.lease_owner = '' OR e.lease_until <= ?)
-				  AND (e.order_id = '' OR NOT EXISTS (
-					SELECT 1 FROM events p
-					WHERE p.order_id = e.order_id AND p.seq < e.seq AND p.state = 'pending'))
+				  AND `+noEarlierPending+`
 				ORDER BY e.seq
 				LIMIT ?`+db.dialect.SkipLocked+`)
 			RETURNING `+eventCols,
