@@ -131,3 +131,41 @@ func TestEventsCommittedInTheClaimGapAreClaimedTogether(t *testing.T) {
 		t.Fatalf("claims leased %v events, want all three in one claim", took)
 	}
 }
+
+// TestADeliveryBacklogQueuesFewWrites: however many workers finish at
+// once, a dispatcher has at most one record and one claim waiting for the
+// writer, so an API write arriving behind a webhook backlog is not
+// estimated to wait for one write per delivery and refused as busy.
+func TestADeliveryBacklogQueuesFewWrites(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, nil)
+	const n = 300
+	for i := range n {
+		e.addEvent(e.m, fmt.Sprintf("co_%d", i), cashier.CollectionSuccess, rc.URL)
+	}
+	cfg := sandbox
+	cfg.Workers, cfg.HostConcurrency, cfg.MerchantConcurrency = 32, 32, 32
+	d := e.dispatcher(cfg)
+	stop := make(chan struct{})
+	most := make(chan int)
+	go func() {
+		m := 0
+		for {
+			select {
+			case <-stop:
+				most <- m
+				return
+			default:
+			}
+			m = max(m, e.db.WritesAhead())
+			time.Sleep(50 * time.Microsecond)
+		}
+	}()
+	if got := e.deliverDue(d); got != n {
+		t.Fatalf("%d attempts, want %d", got, n)
+	}
+	close(stop)
+	if m := <-most; m > 2 {
+		t.Fatalf("up to %d writes were queued behind the deliveries, want at most a claim and a record", m)
+	}
+}
