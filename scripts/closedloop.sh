@@ -15,10 +15,13 @@
 # of each round (default "once honour"; "drop" gives a refused create up
 # and sends the next at once); LOADGEN_FLAGS adds loadgen flags; CASHIER
 # names another service binary to measure (an earlier build), LOADGEN a
-# loadgen binary (both: nothing is built). Each run prints created/s,
-# refusals/s, the created's p50/p99 and the service's CPU: per create when
-# nothing was refused, and per refusal costing the creates at the round's
-# first figure per create (the 8-client run's, when nothing was refused).
+# loadgen binary (both: nothing is built); WEBHOOKS=1 sets the sandbox's
+# webhook URL to a cheap receiver in loadgen, which reports how many
+# created orders' webhooks were behind at the end of each run. Each run
+# prints created/s, refusals/s, the created's p50/p99 and the service's
+# CPU: per create when nothing was refused, and per refusal costing the
+# creates at the round's first figure per create (the 8-client run's, when
+# nothing was refused).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3} duration=${2:-10s}
@@ -28,7 +31,15 @@ clients=("$@")
 source scripts/lib/sandbox.sh
 sandbox_workdir closedloop
 sandbox_build cashier loadgen
-sandbox_start
+hooks=()
+if [ -n "${WEBHOOKS:-}" ]; then
+  # A cheap local receiver in loadgen takes every webhook the creates cause.
+  port=$(free_port)
+  hooks=(--webhooks "127.0.0.1:$port")
+  sandbox_start --webhook-url "http://127.0.0.1:$port/hook"
+else
+  sandbox_start
+fi
 
 for round in $(seq "$rounds"); do
   createus=
@@ -43,7 +54,7 @@ for round in $(seq "$rounds"); do
       echo "== round $round, $(uptime | sed 's/.*load/load/')"
       cost=
       [ -n "$createus" ] && cost="--create-cpu-us $createus"
-      "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" --clients "$n" --duration "$duration" $flag $cost ${LOADGEN_FLAGS:-} | tee "$work/run.out"
+      "$work/loadgen" --sandbox "$work/data/sandbox.json" --service-pid "$pid" --clients "$n" --duration "$duration" $flag $cost ${hooks[@]+"${hooks[@]}"} ${LOADGEN_FLAGS:-} | tee "$work/run.out"
       # The round's first run with nothing refused costs a create, for the
       # refusals of the runs after it.
       [ -n "$createus" ] || createus=$(sed -n 's/.* \([0-9]*\) cpu-µs per create (nothing refused).*/\1/p' "$work/run.out")
