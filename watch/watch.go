@@ -108,6 +108,7 @@ type Watcher struct {
 	log    *slog.Logger
 
 	lastHead uint64 // head of the last applied tail, to skip idle rounds
+	lastHash string // its hash
 }
 
 // New returns a watcher of cfg.Chain reading chain and writing through svc
@@ -246,8 +247,15 @@ func (w *Watcher) round(ctx context.Context, announced *cashier.BlockRef) error 
 		// different heights). Nothing is scanned on it: the unconfirmed
 		// tail above it would look emptied and its seen payments dropped.
 		return nil
-	} else if cur, err = w.checkCursor(ctx, cur, head); err != nil {
-		return err
+	} else if idle := announced == nil && head.Hash != "" && head.Hash == w.lastHash && head.Number == cur.Head && cur.Confirmed >= safe; !idle {
+		// The confirmed block is checked against the chain on every new
+		// head (a new hash: a reorg to a branch of the same height is one);
+		// a poll that found the same head (a polled chain between blocks,
+		// or the check beside a head feed) costs the node the head read
+		// alone, as node providers count requests.
+		if cur, err = w.checkCursor(ctx, cur, head); err != nil {
+			return err
+		}
 	}
 	for from := cur.Confirmed + 1; from <= safe; {
 		to := min(safe, from+w.cfg.Chunk-1)
@@ -289,6 +297,7 @@ func (w *Watcher) round(ctx context.Context, announced *cashier.BlockRef) error 
 			return err
 		}
 		if len(seen) == 0 {
+			w.lastHash = head.Hash
 			return nil
 		}
 	}
@@ -301,7 +310,7 @@ func (w *Watcher) round(ctx context.Context, announced *cashier.BlockRef) error 
 	if err := w.orders.ApplySeen(ctx, w.cfg.Chain, safe+1, head.Number, got); err != nil {
 		return err
 	}
-	w.lastHead = head.Number
+	w.lastHead, w.lastHash = head.Number, head.Hash
 	return nil
 }
 
