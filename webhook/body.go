@@ -70,8 +70,7 @@ func (w *Writer) CollectionEvent(o *cashier.CollectionOrder, c *cashier.Cashier,
 	if c == nil || c.WebhookURL == "" {
 		return nil, nil
 	}
-	id := NewEventID()
-	b := w.statusBody(id, cashier.EventPayment, string(o.Status))
+	id, b := w.statusBody(cashier.EventPayment, string(o.Status))
 	b.add("custNo", o.CustNo)
 	b.add("orderNo", o.OrderNo)
 	b.id("id", o.ID, w.num("collection_orders", o.ID, o.Num))
@@ -127,8 +126,7 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 		contractNum = k.Num
 	}
 	contractNum = w.num("contracts", o.ContractID, contractNum)
-	id := NewEventID()
-	b := w.statusBody(id, cashier.EventPayout, string(o.Status))
+	id, b := w.statusBody(cashier.EventPayout, string(o.Status))
 	// The merchant's own customer number from the payout's creation, always
 	// present as the provider's payout body has it: an empty string when
 	// none was given, never an id the merchant did not give.
@@ -179,8 +177,7 @@ func (w *Writer) RefundEvent(f *cashier.Refund, c *cashier.Cashier, at time.Time
 	if c == nil || c.WebhookURL == "" {
 		return nil, nil
 	}
-	id := NewEventID()
-	b := w.statusBody(id, cashier.EventRefund, string(f.Status))
+	id, b := w.statusBody(cashier.EventRefund, string(f.Status))
 	b.add("refundNo", f.RefundNo)
 	b.add("refundId", f.ID)
 	b.add("orderNo", f.OrderNo)
@@ -261,10 +258,11 @@ func (w *Writer) eventBody(id string, event cashier.EventType, eventType string)
 	return b
 }
 
-// statusBody begins the body of a status change of event's kind, its
-// eventType "kind.status".
-func (w *Writer) statusBody(id string, event cashier.EventType, status string) *body {
-	return w.eventBody(id, event, eventType(event, status))
+// statusBody begins the body of a status change of event's kind under a
+// fresh event id, its eventType "kind.status".
+func (w *Writer) statusBody(event cashier.EventType, status string) (id string, b *body) {
+	id = NewEventID()
+	return id, w.eventBody(id, event, eventType(event, status))
 }
 
 // eventType is the body's eventType: "payment.success", "payout.refuse".
