@@ -8,6 +8,7 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/publicurl"
 )
 
 // Refunder creates refunds by the payout service's own operation, the one
@@ -66,15 +67,7 @@ func (s *Server) CreateRefund(ctx context.Context, a *actor, id string, req Refu
 // refundURL is the refund link's page, under the public base URL as the
 // API gives it (or this request's scheme and host).
 func (s *Server) refundURL(r *http.Request, f *cashier.Refund) string {
-	base := s.cfg.PublicBaseURL
-	if base == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		base = scheme + "://" + r.Host
-	}
-	return strings.TrimRight(base, "/") + "/refund/" + f.ID
+	return publicurl.Refund(s.cfg.PublicBaseURL, r, f.ID)
 }
 
 func (s *Server) refundJSON(r *http.Request, f *cashier.Refund) map[string]any {

@@ -5,12 +5,12 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/api"
 	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/publicurl"
 	"github.com/stablecashier/cashier/qr"
 )
 
@@ -47,15 +47,7 @@ func createdBy(o *cashier.CollectionOrder) string {
 // payURL is the hosted payment page of o: this server's /pay/ page under
 // PublicBaseURL or, failing that, the host the request came to.
 func (s *server) payURL(r *http.Request, o *cashier.CollectionOrder) string {
-	base := s.cfg.PublicBaseURL
-	if base == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		base = scheme + "://" + r.Host
-	}
-	return strings.TrimRight(base, "/") + "/pay/" + o.ID
+	return publicurl.Pay(s.cfg.PublicBaseURL, r, o.ID)
 }
 
 // qrCode renders the order's payment request as a PNG data URI.

@@ -12,6 +12,7 @@ import (
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/api"
 	"github.com/stablecashier/cashier/orders"
+	"github.com/stablecashier/cashier/publicurl"
 )
 
 // newRefund is a refund as the API reports it.
@@ -36,15 +37,7 @@ func (s *server) newRefund(r *http.Request, f *cashier.Refund) api.Refund {
 
 // refundURL is the refund link's page, under PublicBaseURL like payUrl.
 func (s *server) refundURL(r *http.Request, f *cashier.Refund) string {
-	base := s.cfg.PublicBaseURL
-	if base == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		base = scheme + "://" + r.Host
-	}
-	return strings.TrimRight(base, "/") + "/refund/" + f.ID
+	return publicurl.Refund(s.cfg.PublicBaseURL, r, f.ID)
 }
 
 // addRefunds fills the collection detail's refunds.

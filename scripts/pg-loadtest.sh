@@ -17,35 +17,13 @@ instances=${1:-3}
 rate=${2:-1000}
 duration=${3:-10s}
 
-bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-[ -x "$bin/initdb" ] || { echo "needs a PostgreSQL server: apt-get install -y postgresql"; exit 1; }
-work=$(mktemp -d /tmp/pg-loadtest.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  [ -f "$work/pg/postmaster.pid" ] && as_pg "$bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true
-  [ -n "${KEEP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres "$work"
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-as_pg "$bin/initdb" -D "$work/pg" -U postgres -A trust --encoding=UTF8 --locale=C --no-instructions >/dev/null
-as_pg "$bin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
-  -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200" start >/dev/null
-"$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres bench
-export CASHIER_DATABASE_URL="postgres://postgres@127.0.0.1:$port/bench?sslmode=disable"
+source scripts/lib/sandbox.sh
+sandbox_workdir pg-loadtest
+sandbox_postgres bench
 export CASHIER_MASTER_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+sandbox_build cashier loadgen
 
-go build -o "$work/cashier" ./cmd/cashier
-go build -o "$work/loadgen" ./cmd/loadgen
-limits=(--rate-per-key 100000000 --rate-per-ip 100000000 --rate-per-endpoint 100000000 --log-level warn)
-
-(CASHIER_DATABASE_URL= "$work/cashier" sandbox --only chains --data "$work/chains" --free-ports >"$work/chains.log" 2>&1) &
-pids+=($!)
-for _ in $(seq 300); do grep -q '"TRON"' "$work/chains/sandbox.json" 2>/dev/null && break; sleep 0.2; done
+CASHIER_DATABASE_URL= sandbox_run chains "$work/chains" "sandbox chains ready" --only chains
 
 # The first instance provisions the demo merchant; the others start from
 # its sandbox.json (same merchant, keys and contracts) on a port of their own.
@@ -56,10 +34,7 @@ for i in $(seq "$instances"); do
   else
     sed 's/"baseUrl": "[^"]*"/"baseUrl": ""/' "$work/i1/sandbox.json" >"$work/i$i/sandbox.json"
   fi
-  ("$work/cashier" sandbox --only service --data "$work/i$i" --free-ports "${limits[@]}" >"$work/i$i.log" 2>&1) &
-  pids+=($!)
-  for _ in $(seq 300); do grep -q '"baseUrl": "[^"]' "$work/i$i/sandbox.json" 2>/dev/null && break; sleep 0.2; done
-  grep -q '"baseUrl": "[^"]' "$work/i$i/sandbox.json" || { echo "instance $i did not start:"; cat "$work/i$i.log"; exit 1; }
+  sandbox_run "i$i" "$work/i$i" "sandbox ready" --only service "${sandbox_unlimited[@]}"
 done
 
 load() { # N instances share the rate

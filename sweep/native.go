@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"sort"
 	"strings"
 
 	"github.com/stablecashier/cashier"
@@ -54,27 +53,21 @@ func (s *Sweeper) NativeBatches(ctx context.Context, only string) ([]Batch, erro
 	if err != nil {
 		return nil, err
 	}
-	n, ok := s.Registry.Network(s.Chain)
-	if !ok {
-		return nil, fmt.Errorf("sweep: network %s is not configured", s.Chain)
+	fs, err := s.factories()
+	if err != nil {
+		return nil, err
 	}
 	groups := map[string]*Batch{}
 	var order []string
-	contracts := map[string][]cashier.Contract{}
 	for _, c := range cands {
 		if only != "" && !strings.EqualFold(c.Address, only) {
 			continue
 		}
-		ks, ok := contracts[c.MerchantID]
-		if !ok {
-			if ks, err = s.Store.ContractsByMerchant(ctx, c.MerchantID); err != nil {
-				return nil, err
-			}
-			contracts[c.MerchantID] = ks
-		}
-		k, err := factoryOf(s.Chain, n.Create2Prefix, ks, c.OrderID, c.Address)
+		k, ok, err := fs.of(ctx, c)
 		if err != nil {
-			s.log().Warn("deposit address without its factory", "chain", s.Chain, "order", c.OrderID, "address", c.Address, "error", err)
+			return nil, err
+		}
+		if !ok {
 			continue
 		}
 		bal, err := s.balance(ctx, "", c.Address)
@@ -93,15 +86,10 @@ func (s *Sweeper) NativeBatches(ctx context.Context, only string) ([]Batch, erro
 		}
 		g.Items = append(g.Items, cashier.SweepItem{OrderID: c.OrderID, Address: c.Address, Amount: bal})
 	}
-	size := s.BatchSize
-	if size <= 0 {
-		size = 100
-	}
+	size := s.batchSize()
 	var out []Batch
 	for _, f := range order {
-		g := groups[f]
-		sort.Slice(g.Items, func(i, j int) bool { return g.Items[i].Amount.Cmp(g.Items[j].Amount) > 0 })
-		out = append(out, Batch{Factory: f, Items: g.Items[:min2(size, len(g.Items))]})
+		out = append(out, largestFirst(*groups[f], size))
 	}
 	return out, nil
 }

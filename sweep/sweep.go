@@ -197,25 +197,19 @@ func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, ok := s.Registry.Network(s.Chain)
-	if !ok {
-		return nil, fmt.Errorf("sweep: network %s is not configured", s.Chain)
+	fs, err := s.factories()
+	if err != nil {
+		return nil, err
 	}
 	groups := map[[2]string]*Batch{}
 	var order [][2]string
-	contracts := map[string][]cashier.Contract{}
 	switches := map[string]*tokenSwitches{}
 	for _, c := range cands {
-		ks, ok := contracts[c.MerchantID]
-		if !ok {
-			if ks, err = s.Store.ContractsByMerchant(ctx, c.MerchantID); err != nil {
-				return nil, err
-			}
-			contracts[c.MerchantID] = ks
-		}
-		k, err := factoryOf(s.Chain, n.Create2Prefix, ks, c.OrderID, c.Address)
+		k, ok, err := fs.of(ctx, c)
 		if err != nil {
-			s.log().Warn("deposit address without its factory", "chain", s.Chain, "order", c.OrderID, "address", c.Address, "error", err)
+			return nil, err
+		}
+		if !ok {
 			continue
 		}
 		bal, err := s.Client.TokenBalance(ctx, c.Token, c.Address)
@@ -239,10 +233,7 @@ func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 		}
 		g.Items = append(g.Items, cashier.SweepItem{OrderID: c.OrderID, Address: c.Address, Amount: bal})
 	}
-	size := s.BatchSize
-	if size <= 0 {
-		size = 100
-	}
+	size := s.batchSize()
 	var out []Batch
 	for _, k := range order {
 		g := groups[k]
@@ -257,16 +248,24 @@ func (s *Sweeper) Batches(ctx context.Context) ([]Batch, error) {
 		if total.Cmp(min) < 0 {
 			continue // not worth the gas yet; more payments will add up
 		}
-		sort.Slice(g.Items, func(i, j int) bool { return g.Items[i].Amount.Cmp(g.Items[j].Amount) > 0 })
-		out = append(out, Batch{Factory: g.Factory, Vault: g.Vault, Token: g.Token, Items: g.Items[:min2(size, len(g.Items))]})
+		out = append(out, largestFirst(*g, size))
 	}
 	return out, nil
 }
 
-func min2(a, b int) int {
-	if a < b {
-		return a
+// batchSize is BatchSize or, unset, 100.
+func (s *Sweeper) batchSize() int {
+	if s.BatchSize <= 0 {
+		return 100
 	}
+	return s.BatchSize
+}
+
+// largestFirst is b with its largest size items, largest first: a batch
+// the size caps sweeps what is worth most, the rest next round.
+func largestFirst(b Batch, size int) Batch {
+	sort.Slice(b.Items, func(i, j int) bool { return b.Items[i].Amount.Cmp(b.Items[j].Amount) > 0 })
+	b.Items = b.Items[:min(size, len(b.Items))]
 	return b
 }
 
@@ -284,6 +283,40 @@ func (s *Sweeper) minUnits(token string) (*big.Int, error) {
 		return nil, fmt.Errorf("sweep: minimum amount %q: %w", s.MinAmount, err)
 	}
 	return v, nil
+}
+
+// factories finds the deposit factory of each candidate address of one
+// round, reading each merchant's contracts once.
+type factories struct {
+	s         *Sweeper
+	prefix    byte
+	contracts map[string][]cashier.Contract // by merchant
+}
+
+func (s *Sweeper) factories() (*factories, error) {
+	n, ok := s.Registry.Network(s.Chain)
+	if !ok {
+		return nil, fmt.Errorf("sweep: network %s is not configured", s.Chain)
+	}
+	return &factories{s: s, prefix: n.Create2Prefix, contracts: map[string][]cashier.Contract{}}, nil
+}
+
+// of is the merchant's contract whose factory derives c's address; ok is
+// false, with a warning logged, when none does (the address is left out).
+func (f *factories) of(ctx context.Context, c sqlite.SweepCandidate) (k cashier.Contract, ok bool, err error) {
+	ks, known := f.contracts[c.MerchantID]
+	if !known {
+		if ks, err = f.s.Store.ContractsByMerchant(ctx, c.MerchantID); err != nil {
+			return k, false, err
+		}
+		f.contracts[c.MerchantID] = ks
+	}
+	k, err = factoryOf(f.s.Chain, f.prefix, ks, c.OrderID, c.Address)
+	if err != nil {
+		f.s.log().Warn("deposit address without its factory", "chain", f.s.Chain, "order", c.OrderID, "address", c.Address, "error", err)
+		return k, false, nil
+	}
+	return k, true, nil
 }
 
 // factoryOf finds which of the merchant's contracts on c has the deposit

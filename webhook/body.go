@@ -71,11 +71,7 @@ func (w *Writer) CollectionEvent(o *cashier.CollectionOrder, c *cashier.Cashier,
 	if c == nil || c.WebhookURL == "" {
 		return nil, nil
 	}
-	id := NewEventID()
-	b := w.body()
-	b.add("eventId", id)
-	b.add("event", string(cashier.EventPayment))
-	b.add("eventType", eventType(cashier.EventPayment, string(o.Status)))
+	id, b := w.statusBody(cashier.EventPayment, string(o.Status))
 	b.add("custNo", o.CustNo)
 	b.add("orderNo", o.OrderNo)
 	b.id("id", o.ID, w.num("collection_orders", o.ID, o.Num))
@@ -131,11 +127,7 @@ func (w *Writer) PayoutEvent(o *cashier.PayoutOrder, k *cashier.Contract, webhoo
 		contractNum = k.Num
 	}
 	contractNum = w.num("contracts", o.ContractID, contractNum)
-	id := NewEventID()
-	b := w.body()
-	b.add("eventId", id)
-	b.add("event", string(cashier.EventPayout))
-	b.add("eventType", eventType(cashier.EventPayout, string(o.Status)))
+	id, b := w.statusBody(cashier.EventPayout, string(o.Status))
 	// The merchant's own customer number from the payout's creation, always
 	// present as the provider's payout body has it: an empty string when
 	// none was given, never an id the merchant did not give.
@@ -186,11 +178,7 @@ func (w *Writer) RefundEvent(f *cashier.Refund, c *cashier.Cashier, at time.Time
 	if c == nil || c.WebhookURL == "" {
 		return nil, nil
 	}
-	id := NewEventID()
-	b := w.body()
-	b.add("eventId", id)
-	b.add("event", string(cashier.EventRefund))
-	b.add("eventType", eventType(cashier.EventRefund, string(f.Status)))
+	id, b := w.statusBody(cashier.EventRefund, string(f.Status))
 	b.add("refundNo", f.RefundNo)
 	b.add("refundId", f.ID)
 	b.add("orderNo", f.OrderNo)
@@ -226,10 +214,7 @@ func (w *Writer) RefundEvent(f *cashier.Refund, c *cashier.Cashier, at time.Time
 
 // testBody is the body of an operator's test event.
 func (w *Writer) testBody(id, merchantID string, at time.Time) []byte {
-	b := w.body()
-	b.add("eventId", id)
-	b.add("event", string(EventTest))
-	b.add("eventType", string(EventTest))
+	b := w.eventBody(id, EventTest, string(EventTest))
 	b.add("custNo", merchantID)
 	b.add("orderNo", "")
 	b.add("status", "TEST")
@@ -262,6 +247,23 @@ func (w *Writer) num(table, id string, known int64) int64 {
 
 func (w *Writer) body() *body {
 	return &body{typed: !w.Strings, escape: w.Scheme == sign.WebhookSorted}
+}
+
+// eventBody begins the body of the event id: its eventId, event and
+// eventType, the fields every body opens with.
+func (w *Writer) eventBody(id string, event cashier.EventType, eventType string) *body {
+	b := w.body()
+	b.add("eventId", id)
+	b.add("event", string(event))
+	b.add("eventType", eventType)
+	return b
+}
+
+// statusBody begins the body of a status change of event's kind under a
+// fresh event id, its eventType "kind.status".
+func (w *Writer) statusBody(event cashier.EventType, status string) (id string, b *body) {
+	id = NewEventID()
+	return id, w.eventBody(id, event, eventType(event, status))
 }
 
 // eventType is the body's eventType: "payment.success", "payout.refuse".

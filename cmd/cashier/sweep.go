@@ -39,34 +39,9 @@ func sweepList(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	type item struct {
-		OrderID string `json:"orderId"`
-		Address string `json:"address"`
-		Amount  string `json:"amount"` // base units
-	}
-	type row struct {
-		ID         string `json:"sweepId"`
-		Chain      string `json:"chainId"`
-		Factory    string `json:"factory"`
-		Token      string `json:"token"`
-		Native     bool   `json:"native"` // the network's coin (token ""), swept by `cashier sweep native`
-		Amount     string `json:"amount"` // base units
-		Status     string `json:"status"`
-		TxID       string `json:"txId"`
-		Error      string `json:"error,omitempty"`
-		Attempts   int    `json:"attempts"`
-		CreateTime int64  `json:"createTime"`
-		UpdateTime int64  `json:"updateTime"`
-		Items      []item `json:"addresses"`
-	}
-	out := []row{}
+	out := []sweepRow{}
 	for _, s := range sweeps {
-		r := row{ID: s.ID, Chain: string(s.Chain), Factory: s.Factory, Token: s.Token, Native: s.Token == "", Amount: s.Amount.String(), Status: string(s.Status),
-			TxID: s.TxHash, Error: s.Error, Attempts: s.Attempts, CreateTime: s.CreatedAt.UnixMilli(), UpdateTime: s.UpdatedAt.UnixMilli()}
-		for _, it := range s.Items {
-			r.Items = append(r.Items, item{OrderID: it.OrderID, Address: it.Address, Amount: it.Amount.String()})
-		}
-		out = append(out, r)
+		out = append(out, rowOf(s, nil))
 	}
 	native, err := nativeDeposits(ctx, st, c)
 	if err != nil {

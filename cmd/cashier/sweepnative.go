@@ -143,15 +143,17 @@ func sandboxChains(cfg *config.Config, info *sandbox.Info) (*cashier.Registry, e
 }
 
 // sweepRow is a sweep as the sweep commands print it; a native-coin
-// sweep has token "" and native true, and its amounts are in the coin's
-// base units (wei, sun).
+// sweep (the network's coin, swept by `cashier sweep native`) has token ""
+// and native true, and its amounts are in the coin's base units (wei,
+// sun). `sweep native` names the symbol (as "" when the registry does not
+// know the token); `sweep list` leaves the field out.
 type sweepRow struct {
 	ID         string         `json:"sweepId"`
 	Chain      string         `json:"chainId"`
 	Factory    string         `json:"factory"`
 	Token      string         `json:"token"`
 	Native     bool           `json:"native"`
-	Symbol     string         `json:"symbol"`
+	Symbol     *string        `json:"symbol,omitempty"`
 	Amount     string         `json:"amount"` // base units
 	Status     string         `json:"status"`
 	TxID       string         `json:"txId"`
@@ -168,16 +170,21 @@ type sweepRowItem struct {
 	Amount  string `json:"amount"` // base units
 }
 
+// rowOf is s as printed; with reg nil, without its symbol.
 func rowOf(s cashier.Sweep, reg *cashier.Registry) sweepRow {
 	r := sweepRow{ID: s.ID, Chain: string(s.Chain), Factory: s.Factory, Token: s.Token, Native: s.Token == "", Amount: s.Amount.String(),
 		Status: string(s.Status), TxID: s.TxHash, Error: s.Error, Attempts: s.Attempts,
 		CreateTime: s.CreatedAt.UnixMilli(), UpdateTime: s.UpdatedAt.UnixMilli()}
-	if r.Native {
-		if n, ok := reg.Network(s.Chain); ok {
-			r.Symbol = n.Symbol
+	if reg != nil {
+		symbol := ""
+		if r.Native {
+			if n, ok := reg.Network(s.Chain); ok {
+				symbol = n.Symbol
+			}
+		} else if t, ok := reg.TokenByAddress(s.Chain, s.Token); ok {
+			symbol = t.Symbol
 		}
-	} else if t, ok := reg.TokenByAddress(s.Chain, s.Token); ok {
-		r.Symbol = t.Symbol
+		r.Symbol = &symbol
 	}
 	for _, it := range s.Items {
 		r.Items = append(r.Items, sweepRowItem{OrderID: it.OrderID, Address: it.Address, Amount: it.Amount.String()})

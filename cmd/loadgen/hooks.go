@@ -5,10 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/stablecashier/cashier/cmd/internal/measure"
 )
 
 // hooks is a cheap webhook receiver: it answers every POST with 200 and
@@ -24,13 +25,12 @@ type hooks struct {
 }
 
 func startHooks(addr, prefix string) (*hooks, error) {
-	ln, err := net.Listen("tcp", addr)
+	h := &hooks{prefix: []byte(`"` + prefix), seen: map[string]bool{}}
+	srv, err := measure.Serve(addr, h)
 	if err != nil {
 		return nil, fmt.Errorf("--webhooks: %w", err)
 	}
-	h := &hooks{prefix: []byte(`"` + prefix), seen: map[string]bool{}}
-	h.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go h.srv.Serve(ln)
+	h.srv = srv
 	return h, nil
 }
 

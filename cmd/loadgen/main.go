@@ -29,8 +29,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -47,6 +45,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/cmd/internal/measure"
 )
 
 func main() {
@@ -56,10 +55,7 @@ func main() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)
 	}
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "loadgen:", err)
-		os.Exit(1)
-	}
+	measure.Main("loadgen", run)
 }
 
 // maxRate bounds any rate offered.
@@ -178,11 +174,8 @@ func run(args []string, out io.Writer) error {
 		cancel()
 		fmt.Fprintf(out, "opened %d connections beforehand\n", dials.Load())
 	}
-	runID := make([]byte, 4)
-	rand.Read(runID)
-
 	g := &generator{cli: cli, cashierID: t.CashierID, chain: *chain, timeout: *timeout,
-		prefix: "LG" + hex.EncodeToString(runID) + "-", pid: *pid, createUS: *createUS}
+		prefix: "LG" + measure.RandomHex(4) + "-", pid: *pid, createUS: *createUS}
 	if *hookAddr != "" {
 		h, err := startHooks(*hookAddr, g.prefix)
 		if err != nil {

@@ -15,17 +15,12 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/big"
-	"net"
-	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,37 +33,22 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/cmd/internal/measure"
 	"github.com/stablecashier/cashier/sandbox"
 	"github.com/stablecashier/cashier/tron"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "paylatency:", err)
-		os.Exit(1)
-	}
-}
+func main() { measure.Main("paylatency", run) }
 
-// receiver verifies webhooks and keeps the first arrival of each order's
-// payment SUCCESS.
+// receiver keeps the first arrival of each order's payment SUCCESS among
+// the verified webhooks.
 type receiver struct {
-	key     string
 	mu      sync.Mutex
 	success map[string]time.Time // orderNo → arrival
 	arrived chan struct{}
-	bad     int
 }
 
-func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ev, _, err := client.VerifyWebhook(r, rc.key)
-	at := time.Now()
-	if err != nil {
-		rc.mu.Lock()
-		rc.bad++
-		rc.mu.Unlock()
-		http.Error(w, err.Error(), http.StatusUnauthorized)
-		return
-	}
+func (rc *receiver) accept(ev *client.WebhookEvent, _ []byte, at time.Time) error {
 	if ev.EventType == "payment.success" {
 		rc.mu.Lock()
 		if _, ok := rc.success[ev.OrderNo]; !ok {
@@ -80,6 +60,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		rc.mu.Unlock()
 	}
+	return nil
 }
 
 func (rc *receiver) waitFor(ctx context.Context, orderNo string) (time.Time, error) {
@@ -178,12 +159,11 @@ func followTRON(ctx context.Context, c *tron.Client, b *blocks) {
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("paylatency", flag.ContinueOnError)
-	data := fs.String("data", ".sandbox", "the sandbox's data directory")
-	listen := fs.String("listen", "127.0.0.1:8098", "address of the webhook receiver (the sandbox's webhook URL is http://ADDR/hook)")
+	var sf measure.SandboxFlags
+	sf.Define(fs, "127.0.0.1:8098")
 	n := fs.Int("n", 50, "orders to pay, one after another")
 	chainFlag := fs.String("chain", "ETH", "network: ETH, ARB or TRON")
 	amt := fs.String("amount", "1.00", "amount of each order, USDT")
-	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -194,7 +174,7 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	info, err := sandbox.ReadInfo(filepath.Join(*data, sandbox.InfoFile))
+	info, err := sandbox.ReadInfo(filepath.Join(sf.Data, sandbox.InfoFile))
 	if err != nil {
 		return err
 	}
@@ -206,17 +186,15 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--amount: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), sf.Timeout)
 	defer cancel()
 
-	rc := &receiver{key: info.WebhookKey, success: map[string]time.Time{}, arrived: make(chan struct{}, 1)}
-	ln, err := net.Listen("tcp", *listen)
+	rc := &receiver{success: map[string]time.Time{}, arrived: make(chan struct{}, 1)}
+	hooks, err := measure.Receive(sf.Listen, info.WebhookKey, rc.accept)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: rc}
-	go srv.Serve(ln)
-	defer srv.Close()
+	defer hooks.Close()
 
 	b := &blocks{seen: map[uint64]time.Time{}}
 	var blockOf func(ctx context.Context, txID string) (uint64, error)
@@ -249,7 +227,7 @@ func run(args []string, out io.Writer) error {
 	}
 
 	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
-	runID := randomHex(4)
+	runID := measure.RandomHex(4)
 	var lat []time.Duration
 	for i := range *n {
 		orderNo := fmt.Sprintf("LAT-%s-%03d", runID, i)
@@ -279,21 +257,15 @@ func run(args []string, out io.Writer) error {
 	slices.Sort(lat)
 	pct := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
 	res := map[string]any{"chain": chain, "payments": len(lat), "p50Ms": ms(pct(0.50)), "p90Ms": ms(pct(0.90)),
-		"p99Ms": ms(pct(0.99)), "maxMs": ms(lat[len(lat)-1]), "minMs": ms(lat[0]), "badWebhooks": rc.bad}
+		"p99Ms": ms(pct(0.99)), "maxMs": ms(lat[len(lat)-1]), "minMs": ms(lat[0]), "badWebhooks": hooks.Bad()}
 	fmt.Fprintf(out, "%s: %d payments, block made → SUCCESS webhook: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms (min %.1f ms)\n",
 		chain, len(lat), ms(pct(0.50)), ms(pct(0.90)), ms(pct(0.99)), ms(lat[len(lat)-1]), ms(lat[0]))
 	j, _ := json.Marshal(res)
 	fmt.Fprintln(out, string(j))
-	if rc.bad > 0 {
-		return fmt.Errorf("%d webhooks failed verification", rc.bad)
+	if b := hooks.Bad(); b > 0 {
+		return fmt.Errorf("%d webhooks failed verification", b)
 	}
 	return nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}

@@ -14,16 +14,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -32,16 +28,12 @@ import (
 
 	"github.com/stablecashier/cashier"
 	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/cmd/internal/measure"
 	"github.com/stablecashier/cashier/evm"
 	"github.com/stablecashier/cashier/sandbox"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "payoute2e:", err)
-		os.Exit(1)
-	}
-}
+func main() { measure.Main("payoute2e", run) }
 
 type payout struct {
 	orderNo, recipient string
@@ -86,31 +78,20 @@ type arrival struct {
 	update    time.Time // the body's updateTime: when the status changed
 }
 
-// receiver verifies and records webhooks, each event id once.
+// receiver records the verified webhooks, each event id once.
 type receiver struct {
-	key  string
 	mu   sync.Mutex
 	seen map[string]bool
 	got  []arrival
-	bad  atomic.Int64
 }
 
-func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ev, body, err := client.VerifyWebhook(r, rc.key)
-	at := time.Now()
-	if err != nil {
-		rc.bad.Add(1)
-		http.Error(w, err.Error(), http.StatusUnauthorized)
-		return
-	}
+func (rc *receiver) accept(ev *client.WebhookEvent, body []byte, at time.Time) error {
 	var b struct {
 		UpdateTime int64 `json:"updateTime"`
 	}
 	d := json.NewDecoder(bytes.NewReader(body))
 	if err := d.Decode(&b); err != nil {
-		rc.bad.Add(1)
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
+		return err
 	}
 	rc.mu.Lock()
 	if !rc.seen[ev.ID] {
@@ -118,6 +99,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rc.got = append(rc.got, arrival{at, ev.EventType, ev.OrderNo, time.UnixMilli(b.UpdateTime)})
 	}
 	rc.mu.Unlock()
+	return nil
 }
 
 func (rc *receiver) arrivals() []arrival {
@@ -128,14 +110,13 @@ func (rc *receiver) arrivals() []arrival {
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("payoute2e", flag.ContinueOnError)
-	data := fs.String("data", ".sandbox", "the sandbox's data directory")
-	listen := fs.String("listen", "127.0.0.1:8099", "address of the webhook receiver (the sandbox's webhook URL is http://ADDR/hook)")
+	var sf measure.SandboxFlags
+	sf.Define(fs, "127.0.0.1:8099")
 	n := fs.Int("n", 1000, "payouts to create")
 	conc := fs.Int("concurrency", 8, "concurrent creates")
 	batch := fs.Int("batch", 0, "create the payouts with batch requests of this many orders (0: one create per payout)")
 	chain := fs.String("chain", "ETH", "network: ETH or ARB (allowance mode from the sandbox's allowance wallet)")
 	amt := fs.String("amount", "1.00", "amount of each payout, USDT (the sandbox minimum is 1.00)")
-	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
 	freePort := fs.Bool("free-port", false, "print a free TCP port of 127.0.0.1 and exit (for the receiver's address)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -152,7 +133,7 @@ func run(args []string, out io.Writer) error {
 	if *n < 1 || *conc < 1 || *batch < 0 {
 		return errors.New("--n and --concurrency must be positive, --batch not negative")
 	}
-	info, err := sandbox.ReadInfo(filepath.Join(*data, sandbox.InfoFile))
+	info, err := sandbox.ReadInfo(filepath.Join(sf.Data, sandbox.InfoFile))
 	if err != nil {
 		return err
 	}
@@ -164,25 +145,23 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--amount: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), sf.Timeout)
 	defer cancel()
 
-	rc := &receiver{key: info.WebhookKey, seen: map[string]bool{}}
-	ln, err := net.Listen("tcp", *listen)
+	rc := &receiver{seen: map[string]bool{}}
+	hooks, err := measure.Receive(sf.Listen, info.WebhookKey, rc.accept)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: rc}
-	go srv.Serve(ln)
-	defer srv.Close()
+	defer hooks.Close()
 
 	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
 	from := info.Wallets["allowance"].EVMAddress
 	contract := info.ContractIDs[*chain]
-	run := randomHex(4)
+	run := measure.RandomHex(4)
 	ps := make([]*payout, *n)
 	for i := range ps {
-		ps[i] = &payout{orderNo: fmt.Sprintf("E2E-%s-%05d", run, i), recipient: "0x" + randomHex(20)}
+		ps[i] = &payout{orderNo: fmt.Sprintf("E2E-%s-%05d", run, i), recipient: "0x" + measure.RandomHex(20)}
 	}
 
 	// Create.
@@ -337,7 +316,7 @@ func run(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "  %-18s %5d events  p50 %8s  p99 %8s  max %8s\n", t, len(l),
 			l[len(l)/2].Round(time.Millisecond), l[len(l)*99/100].Round(time.Millisecond), l[len(l)-1].Round(time.Millisecond))
 	}
-	if b := rc.bad.Load(); b > 0 {
+	if b := hooks.Bad(); b > 0 {
 		return fmt.Errorf("%d webhooks failed verification", b)
 	}
 
@@ -366,10 +345,4 @@ func later(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }

@@ -61,23 +61,24 @@ func (n *network) domain() (payoutcontract.Domain, error) {
 
 // balanceCall is the payoutWithBalance call of b signed by signer.
 func (n *network) balanceCall(b payoutcontract.Batch, signer *sandbox.Wallet) (cashier.Call, error) {
-	p := payoutcontract.BalancePayout{Batch: b}
-	d, err := n.domain()
-	if err != nil {
-		return cashier.Call{}, err
-	}
-	sig, err := payoutcontract.Sign(p.Digest(d), signer.MustKey())
-	if err != nil {
-		return cashier.Call{}, err
-	}
-	data, err := p.CallData(sig)
-	return n.payoutCall(data), err
+	return n.signedCall(payoutcontract.BalancePayout{Batch: b}, signer)
 }
 
 // allowanceCall is the payoutWithAllowance call of b from the wallet from,
 // signed by signer.
 func (n *network) allowanceCall(b payoutcontract.Batch, from, signer *sandbox.Wallet) (cashier.Call, error) {
-	p := payoutcontract.AllowancePayout{Batch: b, From: common.HexToAddress(from.EVMAddress)}
+	return n.signedCall(payoutcontract.AllowancePayout{Batch: b, From: common.HexToAddress(from.EVMAddress)}, signer)
+}
+
+// payout is a payout of either mode (payoutcontract.BalancePayout,
+// AllowancePayout).
+type payout interface {
+	Digest(payoutcontract.Domain) common.Hash
+	CallData(sig []byte) ([]byte, error)
+}
+
+// signedCall is the payout contract's call of p, signed by signer.
+func (n *network) signedCall(p payout, signer *sandbox.Wallet) (cashier.Call, error) {
 	d, err := n.domain()
 	if err != nil {
 		return cashier.Call{}, err
