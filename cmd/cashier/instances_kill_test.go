@@ -38,12 +38,6 @@ func onPostgres() bool {
 	return os.Getenv("CASHIER_TEST_DATABASE") == "postgres" || os.Getenv("CASHIER_TEST_DATABASE_URL") != ""
 }
 
-// instanceProc is one `cashier serve` of a multi-instance test.
-type instanceProc struct {
-	*proc
-	id, base, metrics string
-}
-
 var (
 	instanceLine = regexp.MustCompile(`"msg":"instance","instance":"([^"]+)"`)
 	metricsLine  = regexp.MustCompile(`"msg":"metrics endpoint","addr":"([^"]+)"`)

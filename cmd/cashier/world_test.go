@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -109,6 +111,52 @@ func (w *world) restart(extra ...string) {
 	w.t.Helper()
 	w.Svc.kill()
 	w.Svc = w.startService(extra...)
+}
+
+// instanceProc is one `cashier serve` of a multi-instance test.
+type instanceProc struct {
+	*proc
+	id, base, metrics string
+}
+
+// instances starts n `cashier serve` on the world's database with env,
+// all on the world's data directory or, with ownDirs, each on a data
+// directory of its own holding copies of the master key and remembered
+// settings (as on separate hosts, nothing shared but the database). It
+// waits until each has said its address, instance id and metrics
+// address, and returns them with their data directories.
+func (w *world) instances(n int, env []string, ownDirs bool) ([]*instanceProc, []string) {
+	w.t.Helper()
+	var insts []*instanceProc
+	var dirs []string
+	for range n {
+		dir := w.Data
+		if ownDirs {
+			dir = w.t.TempDir()
+			for _, f := range []string{"master.key", "settings.json"} {
+				b, err := os.ReadFile(filepath.Join(w.Data, f))
+				if err != nil {
+					w.t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, f), b, 0o600); err != nil {
+					w.t.Fatal(err)
+				}
+			}
+		}
+		p := &instanceProc{proc: start(w.t, env, "serve", "--data", dir, "--addr", "127.0.0.1:0")}
+		waitFor(w.t, "serve", time.Minute, func() bool {
+			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
+			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
+			p.base = s
+			im, mm := instanceLine.FindStringSubmatch(p.stderr.String()), metricsLine.FindStringSubmatch(p.stderr.String())
+			if im != nil && mm != nil {
+				p.id, p.metrics = im[1], mm[1]
+			}
+			return ok && p.id != "" && p.metrics != ""
+		})
+		insts, dirs = append(insts, p), append(dirs, dir)
+	}
+	return insts, dirs
 }
 
 // kill ends p with SIGKILL and waits for it to be gone.
