@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -130,7 +129,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	// On PostgreSQL each instance has a data directory of its own, as on
 	// three hosts: the master key and the remembered settings copied, and
 	// nothing else shared but the database (nonce journals included).
-	dirs, instEnv := []string{data, data, data}, env
+	instEnv := env
 	if onPostgres() {
 		b, err := os.ReadFile(filepath.Join(data, "settings.json"))
 		if err != nil {
@@ -141,34 +140,8 @@ func TestInstancesTakeOverWork(t *testing.T) {
 			t.Fatalf("the data directory does not remember its database: %s (%v)", b, err)
 		}
 		instEnv = append(append([]string{}, env...), "CASHIER_DATABASE_URL="+saved["database-url"])
-		for i := range dirs {
-			dirs[i] = t.TempDir()
-			for _, f := range []string{"master.key", "settings.json"} {
-				b, err := os.ReadFile(filepath.Join(data, f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dirs[i], f), b, 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
 	}
-	var insts []*instanceProc
-	for i := 0; i < 3; i++ {
-		p := &instanceProc{proc: start(t, instEnv, "serve", "--data", dirs[i], "--addr", "127.0.0.1:0")}
-		waitFor(t, "serve", time.Minute, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
-			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
-			p.base = s
-			im, mm := instanceLine.FindStringSubmatch(p.stderr.String()), metricsLine.FindStringSubmatch(p.stderr.String())
-			if im != nil && mm != nil {
-				p.id, p.metrics = im[1], mm[1]
-			}
-			return ok && p.id != "" && p.metrics != ""
-		})
-		insts = append(insts, p)
-	}
+	insts, dirs := tw.instances(3, instEnv, onPostgres())
 	// Every one-owner lease is held, by one of the three.
 	wanted := []string{"watch/ETH", "watch/TRON", "payouts/ETH", "payouts/TRON", "sweep/ETH", "sweep/TRON", "expiry"}
 	var owners map[string]string
