@@ -138,15 +138,6 @@ func cli(t *testing.T, args ...string) map[string]string {
 	return m
 }
 
-// startChains starts `sandbox --only chains` on data (extra flags after
-// it) and waits until its dev chains are ready.
-func startChains(t *testing.T, data string, extra ...string) *proc {
-	t.Helper()
-	p := start(t, nil, append([]string{"sandbox", "--only", "chains", "--data", data, "--free-ports"}, extra...)...)
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox chains ready") })
-	return p
-}
-
 func waitFor(t *testing.T, what string, d time.Duration, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)

@@ -18,8 +18,9 @@ type worldOpts struct {
 	Chains  []string // extra flags of `sandbox --only chains`
 	Env     []string // the service's environment (world.Env, for every start)
 	Service []string // extra flags of the service's first start
-	// ChainsOnly starts the chains alone; the test starts the service
-	// with world.serve.
+	// ChainsOnly starts the chains alone (world.Info holds what they
+	// wrote: their networks, wallets and roles, no service); the test
+	// starts the service with world.serve, or one of its own.
 	ChainsOnly bool
 	// ProvisionOnly stops the service once its first run has provisioned
 	// the demo merchant, contracts and keys; the test starts the services
@@ -69,6 +70,11 @@ func newWorld(t *testing.T, o worldOpts) *world {
 	}
 	w.Chains = startChains(t, w.Data, o.Chains...)
 	if o.ChainsOnly {
+		info, err := sandbox.ReadInfo(filepath.Join(w.Data, sandbox.InfoFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Info = info
 		return w
 	}
 	w.serve(o.Service...)
@@ -76,6 +82,15 @@ func newWorld(t *testing.T, o worldOpts) *world {
 		w.Svc.stop(t)
 	}
 	return w
+}
+
+// startChains starts `sandbox --only chains` on data (extra flags after
+// it) and waits until its dev chains are ready.
+func startChains(t *testing.T, data string, extra ...string) *proc {
+	t.Helper()
+	p := start(t, nil, append([]string{"sandbox", "--only", "chains", "--data", data, "--free-ports"}, extra...)...)
+	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox chains ready") })
+	return p
 }
 
 // serve starts the service (extra flags after it) and reads the demo
