@@ -92,15 +92,9 @@ func TestPostgresFailover(t *testing.T) {
 	}
 	var payouts []payout
 	for i := range 32 {
-		to := randomRecipient(cashier.ChainETH)
-		amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(20), mrand.IntN(100))
 		no := fmt.Sprintf("FOP-%d", i)
-		r, err := sdks[i%2].CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs["ETH"], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
-		if err != nil {
-			t.Fatalf("create %s: %v", no, err)
-		}
-		v, _ := cashier.ParseAmount(amt, 6)
-		payouts = append(payouts, payout{id: r.OrderID, to: to, no: no, amount: v})
+		r := createRandomPayout(t, ctx, sdks[i%2], info, cashier.ChainETH, no, 20)
+		payouts = append(payouts, payout{id: r.ID, to: r.To, no: no, amount: r.Value})
 	}
 
 	// Eight clients create orders through both instances throughout.

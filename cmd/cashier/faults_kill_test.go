@@ -118,15 +118,9 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	var payouts []payout
 	for _, c := range all {
 		for i := range map[cashier.Chain]int{cashier.ChainETH: 6, cashier.ChainARB: 4, cashier.ChainTRON: 4}[c] {
-			to := randomRecipient(c)
-			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
 			no := fmt.Sprintf("PFP-%s-%d", c, i)
-			r, err := sdk.CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
-			if err != nil {
-				t.Fatalf("create %s: %v", no, err)
-			}
-			v, _ := cashier.ParseAmount(amt, 6)
-			payouts = append(payouts, payout{chain: c, id: r.OrderID, to: to, no: no, amount: v})
+			r := createRandomPayout(t, ctx, sdk, info, c, no, 50)
+			payouts = append(payouts, payout{chain: c, id: r.ID, to: r.To, no: no, amount: r.Value})
 		}
 	}
 	args := []string{"payout", "approve", "--data", data}

@@ -211,15 +211,9 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	var payouts []payout
 	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
 		for i := 0; i < map[cashier.Chain]int{cashier.ChainETH: 32, cashier.ChainTRON: 16}[c]; i++ {
-			to := randomRecipient(c)
-			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
 			no := fmt.Sprintf("MIP-%s-%d", c, i)
-			r, err := sdk().CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
-			if err != nil {
-				t.Fatalf("create %s: %v", no, err)
-			}
-			v, _ := cashier.ParseAmount(amt, 6)
-			payouts = append(payouts, payout{chain: c, id: r.OrderID, to: to, no: no, amount: v, amountText: amt})
+			r := createRandomPayout(t, ctx, sdk(), info, c, no, 50)
+			payouts = append(payouts, payout{chain: c, id: r.ID, to: r.To, no: no, amount: r.Value, amountText: r.Amount})
 		}
 	}
 	args := append([]string{"payout", "approve", "--data", data}, func() []string {
