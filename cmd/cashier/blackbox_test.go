@@ -302,9 +302,6 @@ func wantTypes(t *testing.T, obj map[string]any, spec map[string]byte) {
 // ---- the run -------------------------------------------------------------
 
 func TestBlackBox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two processes and three dev chains")
-	}
 	// 1. Dev chains with deployed tokens and contracts, from the sandbox.
 	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 90 * time.Second})
 	sb, info := tw.Svc, tw.Info

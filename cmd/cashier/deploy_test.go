@@ -103,9 +103,6 @@ func newDeployRig(t *testing.T, shop string) *deployRig {
 // (the same on-chain proof as contract create), and a payout is then paid
 // through the deployed contract. TRON and bad input are refused.
 func TestContractDeployOnTheBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's dev chains and service")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	r := newDeployRig(t, "Deployed Shop")

@@ -52,9 +52,6 @@ func getReadyz(t *testing.T, base string) (int, map[string]any) {
 //     its order; the network list shows TRON in maintenance and the coin
 //     list leaves it out.
 func TestDoctorAndInactiveNetworksOnBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	tw := newWorld(t, worldOpts{OneProcess: true})
 	sbDir, info := tw.Data, tw.Info
 	out, err := exec.Command(binary, "doctor", "--data", sbDir).CombinedOutput()

@@ -31,9 +31,6 @@ import (
 // on chain, each payout contract's balance moved by exactly the payouts,
 // fees and sweeps, and every fault was injected.
 func TestProviderFaultsAndKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox behind fault proxies")
-	}
 	ctx := context.Background()
 	dbEnv := databaseEnv()
 	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true})

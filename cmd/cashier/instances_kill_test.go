@@ -86,9 +86,6 @@ func countPayouts(t *testing.T, data string, dbEnv []string, status string) (l s
 // payout paid exactly once on chain, each payout contract's balance moved
 // by exactly the payouts, fees and sweeps, and every webhook arrived.
 func TestInstancesTakeOverWork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox and three instances")
-	}
 	ctx := context.Background()
 	dbEnv := databaseEnv()
 

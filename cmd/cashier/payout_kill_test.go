@@ -23,10 +23,6 @@ import (
 // nothing paid twice. CASHIER_KILL_POINTS sets the number of kills (default
 // 20; the documented long run uses 100).
 func TestPayoutsSurviveKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
-	kills := killPoints(t, 20)
 	ctx := context.Background()
 	// Small batches: more executions, more states to be killed in.
 	w := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"},
@@ -63,6 +59,7 @@ func TestPayoutsSurviveKills(t *testing.T) {
 
 	// Kill at random moments while the batches are signed, sent, mined and
 	// confirmed; restart each time.
+	kills := killPoints(t, 20)
 	for k := 0; k < kills; k++ {
 		time.Sleep(time.Duration(mrand.IntN(1500)) * time.Millisecond)
 		w.restart()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,9 @@ type worldOpts struct {
 	// process (world.Svc; world.Chains is nil), with the Chains and
 	// Service flags.
 	OneProcess bool
+	// Timeout bounds world.Ctx, the context of the test's calls, from the
+	// world's start (none: no deadline).
+	Timeout time.Duration
 	// Wait is how long the first start may take: default a minute for the
 	// service alone, three for the whole sandbox.
 	Wait time.Duration
@@ -46,15 +50,25 @@ type world struct {
 	Info   *sandbox.Info
 	API    *client.Client
 	Env    []string // the service's environment on its next start
+	Ctx    context.Context
 	wait   time.Duration
 }
 
 // newWorld starts the chains on a new data directory, then the service
 // (which provisions the demo merchant and contracts on its first start),
-// and reads what the service wrote.
+// and reads what the service wrote. A short run (go test -short) skips
+// the test: a world takes a minute or more to start.
 func newWorld(t *testing.T, o worldOpts) *world {
 	t.Helper()
-	w := &world{t: t, Data: t.TempDir(), Env: o.Env, wait: o.Wait}
+	if testing.Short() {
+		t.Skip("starts the binary's sandbox")
+	}
+	w := &world{t: t, Data: t.TempDir(), Env: o.Env, Ctx: context.Background(), wait: o.Wait}
+	if o.Timeout > 0 {
+		ctx, cancel := context.WithTimeout(w.Ctx, o.Timeout)
+		t.Cleanup(cancel)
+		w.Ctx = ctx
+	}
 	if w.wait == 0 {
 		w.wait = time.Minute
 	}
@@ -109,6 +123,18 @@ func (w *world) readInfo() {
 		w.t.Fatal(err)
 	}
 	w.Info, w.API = info, client.New(info.BaseURL, info.APIKey, info.SecretKey)
+}
+
+// order creates collection order no of amount USDT on chain for the
+// demo merchant's cashier.
+func (w *world) order(ctx context.Context, no, amount, chain string) *client.CollectionCreated {
+	w.t.Helper()
+	c, err := w.API.CreateCollection(ctx, client.CollectionRequest{CashierID: w.Info.CashierID, OrderNo: no,
+		Amount: amount, Symbol: "USDT", ChainID: chain})
+	if err != nil {
+		w.t.Fatalf("create %s: %v", no, err)
+	}
+	return c
 }
 
 // startService starts `sandbox --only service` on the world's data
