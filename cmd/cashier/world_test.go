@@ -24,9 +24,15 @@ type worldOpts struct {
 	// starts the service with world.serve, or one of its own.
 	ChainsOnly bool
 	// ProvisionOnly stops the service once its first run has provisioned
-	// the demo merchant, contracts and keys; the test starts the services
-	// it needs.
+	// the demo merchant, contracts and keys (in a Shop world: starts no
+	// service); the test starts the services it needs.
 	ProvisionOnly bool
+	// Shop makes a world without chains: the CLI provisions a merchant of
+	// this name with a sandbox-mode cashier whose webhooks go to HookURL
+	// (newShop; world.Merchant, world.Cashier), and the service is
+	// `cashier serve` on the data directory (world.Base; world.API has
+	// the merchant's keys; world.Info is nil).
+	Shop, HookURL string
 	// OneProcess runs the chains and the service in one `sandbox`
 	// process (world.Svc; world.Chains is nil), with the Chains and
 	// Service flags.
@@ -41,7 +47,8 @@ type worldOpts struct {
 
 // world is a binary test's world: a data directory, the sandbox's dev
 // chains in one process and the service on them in another, the demo
-// merchant's details and an API client.
+// merchant's details and an API client; or a shop's data directory and
+// `cashier serve` on it.
 type world struct {
 	t      *testing.T
 	Data   string
@@ -52,6 +59,10 @@ type world struct {
 	Env    []string // the service's environment on its next start
 	Ctx    context.Context
 	wait   time.Duration
+	// A Shop world's merchant and cashier, as the CLI printed them, and
+	// its service's base URL.
+	Merchant, Cashier map[string]string
+	Base              string
 }
 
 // newWorld starts the chains on a new data directory, then the service
@@ -61,7 +72,7 @@ type world struct {
 func newWorld(t *testing.T, o worldOpts) *world {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("starts the binary's sandbox")
+		t.Skip("starts the binary's processes")
 	}
 	w := &world{t: t, Data: t.TempDir(), Env: o.Env, Ctx: context.Background(), wait: o.Wait}
 	if o.Timeout > 0 {
@@ -71,6 +82,13 @@ func newWorld(t *testing.T, o worldOpts) *world {
 	}
 	if w.wait == 0 {
 		w.wait = time.Minute
+	}
+	if o.Shop != "" {
+		w.Merchant, w.Cashier = newShop(t, w.Data, o.Shop, o.HookURL)
+		if !o.ProvisionOnly {
+			w.serve(o.Service...)
+		}
+		return w
 	}
 	if o.OneProcess {
 		if o.Wait == 0 {
@@ -108,10 +126,14 @@ func startChains(t *testing.T, data string, extra ...string) *proc {
 }
 
 // serve starts the service (extra flags after it) and reads the demo
-// merchant's details it wrote.
+// merchant's details it wrote (a Shop world: makes world.API for it).
 func (w *world) serve(extra ...string) {
 	w.t.Helper()
 	w.Svc = w.startService(extra...)
+	if w.Merchant != nil {
+		w.API = client.New(w.Base, w.Merchant["apiKey"], w.Merchant["secretKey"])
+		return
+	}
 	w.readInfo()
 }
 
@@ -137,10 +159,16 @@ func (w *world) order(ctx context.Context, no, amount, chain string) *client.Col
 	return c
 }
 
-// startService starts `sandbox --only service` on the world's data
-// directory (extra flags after it), with w.Env, and waits until it serves.
+// startService starts `sandbox --only service` (a Shop world: `serve`,
+// its base URL in world.Base) on the world's data directory (extra flags
+// after it), with w.Env, and waits until it serves.
 func (w *world) startService(extra ...string) *proc {
 	w.t.Helper()
+	if w.Merchant != nil {
+		p, base := serveBase(w.t, w.Env, append([]string{"--data", w.Data}, extra...)...)
+		w.Base = base
+		return p
+	}
 	p := start(w.t, w.Env, append([]string{"sandbox", "--only", "service", "--data", w.Data, "--free-ports"}, extra...)...)
 	waitFor(w.t, "the service", w.wait, func() bool { return strings.Contains(p.stderr.String(), "sandbox ready at") })
 	return p
