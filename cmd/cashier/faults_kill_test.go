@@ -33,7 +33,7 @@ import (
 func TestProviderFaultsAndKills(t *testing.T) {
 	ctx := context.Background()
 	dbEnv := databaseEnv()
-	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true})
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true, Serve: true})
 	data, info := tw.Data, tw.Info
 	all := []cashier.Chain{cashier.ChainETH, cashier.ChainARB, cashier.ChainTRON}
 
@@ -60,16 +60,14 @@ func TestProviderFaultsAndKills(t *testing.T) {
 		"CASHIER_ETH_RPC=" + ethURLs, "CASHIER_ARB_RPC=" + arbURL, "CASHIER_TRON_API=" + tronURL,
 		"CASHIER_LEASE_TTL=3s", "CASHIER_PAYOUT_BATCH_SIZE=3", "CASHIER_PAYOUT_WINDOW=300ms", "CASHIER_LOG_LEVEL=info",
 		"CASHIER_SWEEP_MIN=0", "CASHIER_SWEEP_INTERVAL=2s"}
-	env = append(env, dbEnv...)
-	var svc *proc
+	tw.Env = append(env, dbEnv...)
 	var sdk *client.Client
 	serve := func() {
-		var base string
-		svc, base = serveBase(t, env, "--data", data)
-		sdk = client.New(base, info.APIKey, info.SecretKey)
+		tw.serve()
+		sdk = tw.API
 	}
 	kill := func() {
-		svc.kill()
+		tw.Svc.kill()
 		// The next instance must not wait for this one's leases to run out.
 		os.RemoveAll(filepath.Join(data, "instances"))
 	}
@@ -217,7 +215,7 @@ func TestProviderFaultsAndKills(t *testing.T) {
 		}
 	}
 	t.Logf("faults injected: %v", counts)
-	svc.stop(t)
+	tw.Svc.stop(t)
 }
 
 // usdtBalances returns a reader of USDT balances on the sandbox's three

@@ -33,6 +33,10 @@ type worldOpts struct {
 	// `cashier serve` on the data directory (world.Base; world.API has
 	// the merchant's keys; world.Info is nil).
 	Shop, HookURL string
+	// Serve: the services the test starts after the first run are
+	// `cashier serve` on the data directory (world.Base; world.API for
+	// the demo merchant), not the sandbox's service.
+	Serve bool
 	// OneProcess runs the chains and the service in one `sandbox`
 	// process (world.Svc; world.Chains is nil), with the Chains and
 	// Service flags.
@@ -63,6 +67,7 @@ type world struct {
 	// its service's base URL.
 	Merchant, Cashier map[string]string
 	Base              string
+	plain             bool // the service is `cashier serve`
 }
 
 // newWorld starts the chains on a new data directory, then the service
@@ -84,6 +89,7 @@ func newWorld(t *testing.T, o worldOpts) *world {
 		w.wait = time.Minute
 	}
 	if o.Shop != "" {
+		w.plain = true
 		w.Merchant, w.Cashier = newShop(t, w.Data, o.Shop, o.HookURL)
 		if !o.ProvisionOnly {
 			w.serve(o.Service...)
@@ -113,6 +119,7 @@ func newWorld(t *testing.T, o worldOpts) *world {
 	if o.ProvisionOnly {
 		w.Svc.stop(t)
 	}
+	w.plain = o.Serve
 	return w
 }
 
@@ -126,15 +133,19 @@ func startChains(t *testing.T, data string, extra ...string) *proc {
 }
 
 // serve starts the service (extra flags after it) and reads the demo
-// merchant's details it wrote (a Shop world: makes world.API for it).
+// merchant's details it wrote (`cashier serve`: makes world.API for the
+// world's merchant on it).
 func (w *world) serve(extra ...string) {
 	w.t.Helper()
 	w.Svc = w.startService(extra...)
-	if w.Merchant != nil {
+	switch {
+	case w.Merchant != nil:
 		w.API = client.New(w.Base, w.Merchant["apiKey"], w.Merchant["secretKey"])
-		return
+	case w.plain:
+		w.API = client.New(w.Base, w.Info.APIKey, w.Info.SecretKey)
+	default:
+		w.readInfo()
 	}
-	w.readInfo()
 }
 
 // readInfo reads the demo merchant's details the service wrote.
@@ -159,12 +170,12 @@ func (w *world) order(ctx context.Context, no, amount, chain string) *client.Col
 	return c
 }
 
-// startService starts `sandbox --only service` (a Shop world: `serve`,
-// its base URL in world.Base) on the world's data directory (extra flags
-// after it), with w.Env, and waits until it serves.
+// startService starts `sandbox --only service` (a Shop or Serve world:
+// `cashier serve`, its base URL in world.Base) on the world's data
+// directory (extra flags after it), with w.Env, and waits until it serves.
 func (w *world) startService(extra ...string) *proc {
 	w.t.Helper()
-	if w.Merchant != nil {
+	if w.plain {
 		p, base := serveBase(w.t, w.Env, append([]string{"--data", w.Data}, extra...)...)
 		w.Base = base
 		return p
