@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier/client"
+	"github.com/stablecashier/cashier/postgres/pgtest"
 	"github.com/stablecashier/cashier/sandbox"
 )
 
@@ -41,6 +42,10 @@ type worldOpts struct {
 	// process (world.Svc; world.Chains is nil), with the Chains and
 	// Service flags.
 	OneProcess bool
+	// Postgres runs the world on a PostgreSQL server of its own
+	// (world.PG), in a new database on it (world.DatabaseURL, first in
+	// world.Env).
+	Postgres bool
 	// Timeout bounds world.Ctx, the context of the test's calls, from the
 	// world's start (none: no deadline).
 	Timeout time.Duration
@@ -68,6 +73,9 @@ type world struct {
 	Merchant, Cashier map[string]string
 	Base              string
 	plain             bool // the service is `cashier serve`
+	// A Postgres world's server and database.
+	PG          *pgtest.Server
+	DatabaseURL string
 }
 
 // newWorld starts the chains on a new data directory, then the service
@@ -87,6 +95,17 @@ func newWorld(t *testing.T, o worldOpts) *world {
 	}
 	if w.wait == 0 {
 		w.wait = time.Minute
+	}
+	if o.Postgres {
+		srv, err := pgtest.Start()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { srv.Stop() })
+		if w.DatabaseURL, err = srv.NewDatabase(); err != nil {
+			t.Fatal(err)
+		}
+		w.PG, w.Env = srv, append([]string{"CASHIER_DATABASE_URL=" + w.DatabaseURL}, w.Env...)
 	}
 	if o.Shop != "" {
 		w.plain = true
