@@ -138,15 +138,6 @@ func cli(t *testing.T, args ...string) map[string]string {
 	return m
 }
 
-// startChains starts `sandbox --only chains` on data (extra flags after
-// it) and waits until its dev chains are ready.
-func startChains(t *testing.T, data string, extra ...string) *proc {
-	t.Helper()
-	p := start(t, nil, append([]string{"sandbox", "--only", "chains", "--data", data, "--free-ports"}, extra...)...)
-	waitFor(t, "the chains", 2*time.Minute, func() bool { return strings.Contains(p.stderr.String(), "sandbox chains ready") })
-	return p
-}
-
 func waitFor(t *testing.T, what string, d time.Duration, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
@@ -311,9 +302,6 @@ func wantTypes(t *testing.T, obj map[string]any, spec map[string]byte) {
 // ---- the run -------------------------------------------------------------
 
 func TestBlackBox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two processes and three dev chains")
-	}
 	// 1. Dev chains with deployed tokens and contracts, from the sandbox.
 	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 90 * time.Second})
 	sb, info := tw.Svc, tw.Info

@@ -51,9 +51,6 @@ Cashier.init(document.getElementById("pay"), opts);
 // merchant's page shows it, and the order's own page in both themes, both
 // languages, on a phone and a desktop.
 func TestCheckoutOnBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox and a browser")
-	}
 	tw := newWorld(t, worldOpts{OneProcess: true, Env: databaseEnv(), Service: []string{"--header-prefix", "BlockATM", "--tron-block-interval", "500ms", "--watch-interval", "200ms"}})
 	data, sb, info := tw.Data, tw.Svc, tw.Info
 	defer sb.stop(t)

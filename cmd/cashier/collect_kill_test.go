@@ -27,9 +27,23 @@ import (
 // its amount paid, one confirmed payment each, and a signed SUCCESS
 // webhook: nothing lost, nothing credited twice.
 func TestPaymentsSurviveKill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary several times")
-	}
+	// A webhook receiver that verifies signatures.
+	var mu sync.Mutex
+	success := map[string]string{} // orderNo → paidAmount of a SUCCESS webhook
+	hook := newReceiver(t, func(ev *client.WebhookEvent) {
+		if ev.Status == "SUCCESS" {
+			mu.Lock()
+			success[ev.OrderNo], _ = ev.Fields["paidAmount"].(string)
+			mu.Unlock()
+		}
+	})
+
+	// The shop is provisioned first; its service starts once the chain
+	// and the registry naming it are there.
+	tw := newWorld(t, worldOpts{Shop: "Kill Shop", HookURL: hook.URL, ProvisionOnly: true})
+	data, m, c := tw.Data, tw.Merchant, tw.Cashier
+	hook.setKey(m["webhookKey"])
+
 	ctx := context.Background()
 	chain, err := devchain.Start(devchain.Options{})
 	if err != nil {
@@ -50,20 +64,6 @@ func TestPaymentsSurviveKill(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A webhook receiver that verifies signatures.
-	var mu sync.Mutex
-	success := map[string]string{} // orderNo → paidAmount of a SUCCESS webhook
-	hook := newReceiver(t, func(ev *client.WebhookEvent) {
-		if ev.Status == "SUCCESS" {
-			mu.Lock()
-			success[ev.OrderNo], _ = ev.Fields["paidAmount"].(string)
-			mu.Unlock()
-		}
-	})
-
-	data := t.TempDir()
-	m, c := newShop(t, data, "Kill Shop", hook.URL)
-	hook.setKey(m["webhookKey"])
 	registry := filepath.Join(data, "registry.json")
 	reg, _ := json.Marshal(map[string]any{
 		"networks": []any{map[string]any{"chainId": "ETH", "evmChainId": devchain.ChainIDETH, "confirmations": 2}},
@@ -75,17 +75,11 @@ func TestPaymentsSurviveKill(t *testing.T) {
 	env := []string{"CASHIER_MODE=sandbox", "CASHIER_ETH_RPC=" + chain.URL, "CASHIER_REGISTRY=" + registry,
 		"CASHIER_WATCH_INTERVAL=30ms", "CASHIER_RATE_PER_ENDPOINT=100000", "CASHIER_RATE_PER_KEY=100000", "CASHIER_RATE_PER_IP=100000",
 		"CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", "CASHIER_WEBHOOK_SCHEDULE=1s,2s,3s,5s,10s"}
-	var base string
-	serve := func() *proc {
-		p, b := serveBase(t, env, "--data", data)
-		base = b
-		return p
-	}
-
-	p := serve()
+	tw.Env = env
+	tw.serve()
 	const n = 12
 	addrs := make([]string, n)
-	sdk := client.New(base, m["apiKey"], m["secretKey"])
+	sdk := tw.API
 	for i := range n {
 		no := fmt.Sprintf("KP-%d", i)
 		if _, err := sdk.CreateCollection(ctx, client.CollectionRequest{CashierID: c["cashierId"], OrderNo: no,
@@ -116,17 +110,16 @@ func TestPaymentsSurviveKill(t *testing.T) {
 	}()
 	for k := 0; k < 4; k++ {
 		time.Sleep(time.Duration(50+rand.IntN(400)) * time.Millisecond)
-		p.kill()
-		p = serve()
+		tw.restart()
 	}
 	<-paid
 	// One payment while the service is down.
-	p.kill()
+	tw.Svc.kill()
 	pay(n - 1)
 	chain.Commit()
 	chain.Commit() // confirmations for the last payment
-	p = serve()
-	sdk = client.New(base, m["apiKey"], m["secretKey"])
+	tw.serve()
+	sdk = tw.API
 
 	waitFor(t, "every order paid", 60*time.Second, func() bool {
 		for i := range n {
@@ -159,5 +152,5 @@ func TestPaymentsSurviveKill(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	p.stop(t)
+	tw.Svc.stop(t)
 }

@@ -313,13 +313,7 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 		used["serve"] = true
 		srv := start(t, nil, "serve", "--data", data, "--addr", "127.0.0.1:0")
-		var base string
-		waitFor(t, "serve", time.Minute, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
-			var ok bool
-			base, ok = strings.CutPrefix(string(line), "cashier listening on ")
-			return ok
-		})
+		base := listening(t, srv)
 		resp, err := http.Get(base + "/healthz")
 		if err != nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("serve: GET /healthz: %v %v", resp, err)

@@ -17,14 +17,12 @@ import (
 	"github.com/stablecashier/cashier/devchain"
 )
 
-// An on-chain contract is registered once; its webhook URL and status
-// change in place; bad input changes nothing.
-func TestContractRegisteredOnceUpdateDisable(t *testing.T) {
-	ctx := context.Background()
-	data := t.TempDir()
-	env := map[string]string{"CASHIER_DATA": data}
+// runCommands runs commands in this process with env as the environment:
+// runJSON returns a command's error or its one JSON object of strings,
+// must fails the test on an error.
+func runCommands(t *testing.T, ctx context.Context, env map[string]string) (runJSON func(...string) (map[string]string, error), must func(...string) map[string]string) {
 	getenv := func(k string) string { return env[k] }
-	runJSON := func(args ...string) (map[string]string, error) {
+	runJSON = func(args ...string) (map[string]string, error) {
 		var out, errOut bytes.Buffer
 		if err := run(ctx, args, getenv, &out, &errOut); err != nil {
 			return nil, err
@@ -35,7 +33,7 @@ func TestContractRegisteredOnceUpdateDisable(t *testing.T) {
 		}
 		return m, nil
 	}
-	must := func(args ...string) map[string]string {
+	must = func(args ...string) map[string]string {
 		t.Helper()
 		m, err := runJSON(args...)
 		if err != nil {
@@ -43,6 +41,16 @@ func TestContractRegisteredOnceUpdateDisable(t *testing.T) {
 		}
 		return m
 	}
+	return runJSON, must
+}
+
+// An on-chain contract is registered once; its webhook URL and status
+// change in place; bad input changes nothing.
+func TestContractRegisteredOnceUpdateDisable(t *testing.T) {
+	ctx := context.Background()
+	data := t.TempDir()
+	env := map[string]string{"CASHIER_DATA": data}
+	runJSON, must := runCommands(t, ctx, env)
 	m1 := must("merchant", "create", "--name", "One")["merchantId"]
 	m2 := must("merchant", "create", "--name", "Two")["merchantId"]
 	const addr = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
@@ -99,26 +107,7 @@ func TestContractCreateProvesOwnership(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"CASHIER_DATA": data, "CASHIER_ETH_RPC": eth.URL, "CASHIER_REGISTRY": regPath}
-	getenv := func(k string) string { return env[k] }
-	runJSON := func(args ...string) (map[string]string, error) {
-		var out, errOut bytes.Buffer
-		if err := run(ctx, args, getenv, &out, &errOut); err != nil {
-			return nil, err
-		}
-		var m map[string]string
-		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-			t.Fatalf("%q printed %q: %v", args, out.String(), err)
-		}
-		return m, nil
-	}
-	must := func(args ...string) map[string]string {
-		t.Helper()
-		m, err := runJSON(args...)
-		if err != nil {
-			t.Fatalf("%q: %v", args, err)
-		}
-		return m
-	}
+	runJSON, must := runCommands(t, ctx, env)
 	honest := must("merchant", "create", "--name", "Honest")["merchantId"]
 	thief := must("merchant", "create", "--name", "Thief")["merchantId"]
 	executor := must("key", "generate", "--chain", "ETH", "--role", "executor")["address"]
@@ -171,7 +160,7 @@ func TestContractCreateProvesOwnership(t *testing.T) {
 		t.Fatalf("registered %v", k)
 	}
 	var out, errOut bytes.Buffer
-	if err := run(ctx, []string{"key", "list", "--merchant", honest}, getenv, &out, &errOut); err != nil || !strings.Contains(out.String(), signer) {
+	if err := run(ctx, []string{"key", "list", "--merchant", honest}, func(k string) string { return env[k] }, &out, &errOut); err != nil || !strings.Contains(out.String(), signer) {
 		t.Fatalf("key list --merchant: %s %v", out.String(), err)
 	}
 	// The registered contract checks again; the victim stays unregistered.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier/client"
-	"github.com/stablecashier/cashier/postgres/pgtest"
 )
 
 // TestDatabaseRestartUnderLoad crashes the PostgreSQL server (an
@@ -25,22 +24,10 @@ import (
 // is in the database afterwards. It runs its own PostgreSQL server, so the
 // PostgreSQL stage of ./test.sh skips it.
 func TestDatabaseRestartUnderLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox on its own PostgreSQL server")
-	}
-	srv, err := pgtest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-	url, err := srv.NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw := newWorld(t, worldOpts{OneProcess: true, Service: []string{"--tron-block-interval", "300ms"},
-		Env: []string{"CASHIER_DATABASE_URL=" + url, "CASHIER_METRICS_ADDR=127.0.0.1:0",
+	tw := newWorld(t, worldOpts{OneProcess: true, Postgres: true, Service: []string{"--tron-block-interval", "300ms"},
+		Env: []string{"CASHIER_METRICS_ADDR=127.0.0.1:0",
 			"CASHIER_RATE_PER_KEY=1000000", "CASHIER_RATE_PER_IP=1000000", "CASHIER_RATE_PER_ENDPOINT=1000000"}})
-	sb, info := tw.Svc, tw.Info
+	sb, info, srv, url := tw.Svc, tw.Info, tw.PG, tw.DatabaseURL
 	var readyURL string
 	waitFor(t, "the metrics listener", 30*time.Second, func() bool {
 		m := regexp.MustCompile(`"msg":"metrics endpoint","addr":"([^"]+)"`).FindStringSubmatch(sb.stderr.String())

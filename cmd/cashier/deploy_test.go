@@ -46,8 +46,9 @@ type deployOut struct {
 }
 
 // deployRig is what the contract deploy tests start from: the binary's dev
-// chains, a client of the ETH chain, and an initialised data directory
-// with a registry of the chains and one merchant.
+// chains (a world of chains only), a client of the ETH chain, and an
+// initialised data directory of its own with a registry of the chains and
+// one merchant.
 type deployRig struct {
 	info          *sandbox.Info
 	eth           *sandbox.Network
@@ -81,13 +82,9 @@ func waitPaid(t *testing.T, ctx context.Context, api *client.Client, orderNo str
 
 func newDeployRig(t *testing.T, shop string) *deployRig {
 	t.Helper()
-	sbDir := t.TempDir()
-	startChains(t, sbDir)
-	info, err := sandbox.ReadInfo(filepath.Join(sbDir, sandbox.InfoFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	info := newWorld(t, worldOpts{ChainsOnly: true}).Info
 	r := &deployRig{info: info, eth: info.Networks["ETH"], data: t.TempDir()}
+	var err error
 	if r.ec, err = ethclient.Dial(r.eth.RPCURL); err != nil {
 		t.Fatal(err)
 	}
@@ -106,9 +103,6 @@ func newDeployRig(t *testing.T, shop string) *deployRig {
 // (the same on-chain proof as contract create), and a payout is then paid
 // through the deployed contract. TRON and bad input are refused.
 func TestContractDeployOnTheBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's dev chains and service")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	r := newDeployRig(t, "Deployed Shop")

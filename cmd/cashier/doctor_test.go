@@ -18,14 +18,21 @@ import (
 func serveBase(t *testing.T, env []string, args ...string) (*proc, string) {
 	t.Helper()
 	srv := start(t, env, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	return srv, listening(t, srv)
+}
+
+// listening waits until `serve` p prints where it listens and returns
+// that base URL.
+func listening(t *testing.T, p *proc) string {
+	t.Helper()
 	var base string
 	waitFor(t, "serve", time.Minute, func() bool {
-		line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
-		s, ok := strings.CutPrefix(string(line), "cashier listening on ")
-		base = s
+		line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
+		var ok bool
+		base, ok = strings.CutPrefix(string(line), "cashier listening on ")
 		return ok
 	})
-	return srv, base
+	return base
 }
 
 func getReadyz(t *testing.T, base string) (int, map[string]any) {
@@ -52,9 +59,6 @@ func getReadyz(t *testing.T, base string) (int, map[string]any) {
 //     its order; the network list shows TRON in maintenance and the coin
 //     list leaves it out.
 func TestDoctorAndInactiveNetworksOnBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	tw := newWorld(t, worldOpts{OneProcess: true})
 	sbDir, info := tw.Data, tw.Info
 	out, err := exec.Command(binary, "doctor", "--data", sbDir).CombinedOutput()

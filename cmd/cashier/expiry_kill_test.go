@@ -22,11 +22,6 @@ import (
 // times run ahead of the clock once it made blocks faster than one per
 // 3 s, so "mined before the expiry" cannot be arranged on it.)
 func TestPaidWhileDownAcrossExpiry(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
 
 	var mu sync.Mutex
 	got := map[string][]string{} // orderNo → webhook statuses, in arrival order
@@ -39,7 +34,8 @@ func TestPaidWhileDownAcrossExpiry(t *testing.T) {
 	hookURL := []string{"--webhook-url", hook.URL}
 	// A first run provisions the demo merchant and its contracts, then
 	// stops.
-	w := newWorld(t, worldOpts{Service: hookURL, ProvisionOnly: true})
+	w := newWorld(t, worldOpts{Service: hookURL, ProvisionOnly: true, Timeout: 4 * time.Minute})
+	ctx := w.Ctx
 	defer w.Chains.stop(t)
 	data, info := w.Data, w.Info
 	// The dev chain's block times run ahead of the clock by about as many

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,30 +69,7 @@ func TestPostgresFailover(t *testing.T) {
 		"CASHIER_RATE_PER_KEY=1000000", "CASHIER_RATE_PER_IP=1000000", "CASHIER_RATE_PER_ENDPOINT=1000000"}, dbEnv...)
 	// Two hosts: each instance its own data directory (the master key and
 	// remembered settings copied), nothing shared but the database.
-	var insts []*instanceProc
-	for range 2 {
-		dir := t.TempDir()
-		for _, f := range []string{"master.key", "settings.json"} {
-			b, err := os.ReadFile(filepath.Join(data, f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, f), b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p := &instanceProc{proc: start(t, env, "serve", "--data", dir, "--addr", "127.0.0.1:0")}
-		waitFor(t, "serve", time.Minute, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
-			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
-			p.base = s
-			if mm := metricsLine.FindStringSubmatch(p.stderr.String()); mm != nil {
-				p.metrics = mm[1]
-			}
-			return ok && p.metrics != ""
-		})
-		insts = append(insts, p)
-	}
+	insts, _ := tw.instances(2, env, true)
 	ready := func(p *instanceProc) bool {
 		res, err := http.Get("http://" + p.metrics + "/readyz")
 		if err != nil {
@@ -116,15 +92,9 @@ func TestPostgresFailover(t *testing.T) {
 	}
 	var payouts []payout
 	for i := range 32 {
-		to := randomRecipient(cashier.ChainETH)
-		amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(20), mrand.IntN(100))
 		no := fmt.Sprintf("FOP-%d", i)
-		r, err := sdks[i%2].CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs["ETH"], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
-		if err != nil {
-			t.Fatalf("create %s: %v", no, err)
-		}
-		v, _ := cashier.ParseAmount(amt, 6)
-		payouts = append(payouts, payout{id: r.OrderID, to: to, no: no, amount: v})
+		r := createRandomPayout(t, ctx, sdks[i%2], info, cashier.ChainETH, no, 20)
+		payouts = append(payouts, payout{id: r.ID, to: r.To, no: no, amount: r.Value})
 	}
 
 	// Eight clients create orders through both instances throughout.

@@ -31,12 +31,9 @@ import (
 // on chain, each payout contract's balance moved by exactly the payouts,
 // fees and sweeps, and every fault was injected.
 func TestProviderFaultsAndKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox behind fault proxies")
-	}
 	ctx := context.Background()
 	dbEnv := databaseEnv()
-	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true})
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"}, Env: dbEnv, ProvisionOnly: true, Serve: true})
 	data, info := tw.Data, tw.Info
 	all := []cashier.Chain{cashier.ChainETH, cashier.ChainARB, cashier.ChainTRON}
 
@@ -63,16 +60,14 @@ func TestProviderFaultsAndKills(t *testing.T) {
 		"CASHIER_ETH_RPC=" + ethURLs, "CASHIER_ARB_RPC=" + arbURL, "CASHIER_TRON_API=" + tronURL,
 		"CASHIER_LEASE_TTL=3s", "CASHIER_PAYOUT_BATCH_SIZE=3", "CASHIER_PAYOUT_WINDOW=300ms", "CASHIER_LOG_LEVEL=info",
 		"CASHIER_SWEEP_MIN=0", "CASHIER_SWEEP_INTERVAL=2s"}
-	env = append(env, dbEnv...)
-	var svc *proc
+	tw.Env = append(env, dbEnv...)
 	var sdk *client.Client
 	serve := func() {
-		var base string
-		svc, base = serveBase(t, env, "--data", data)
-		sdk = client.New(base, info.APIKey, info.SecretKey)
+		tw.serve()
+		sdk = tw.API
 	}
 	kill := func() {
-		svc.kill()
+		tw.Svc.kill()
 		// The next instance must not wait for this one's leases to run out.
 		os.RemoveAll(filepath.Join(data, "instances"))
 	}
@@ -118,15 +113,9 @@ func TestProviderFaultsAndKills(t *testing.T) {
 	var payouts []payout
 	for _, c := range all {
 		for i := range map[cashier.Chain]int{cashier.ChainETH: 6, cashier.ChainARB: 4, cashier.ChainTRON: 4}[c] {
-			to := randomRecipient(c)
-			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
 			no := fmt.Sprintf("PFP-%s-%d", c, i)
-			r, err := sdk.CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
-			if err != nil {
-				t.Fatalf("create %s: %v", no, err)
-			}
-			v, _ := cashier.ParseAmount(amt, 6)
-			payouts = append(payouts, payout{chain: c, id: r.OrderID, to: to, no: no, amount: v})
+			r := createRandomPayout(t, ctx, sdk, info, c, no, 50)
+			payouts = append(payouts, payout{chain: c, id: r.ID, to: r.To, no: no, amount: r.Value})
 		}
 	}
 	args := []string{"payout", "approve", "--data", data}
@@ -226,7 +215,7 @@ func TestProviderFaultsAndKills(t *testing.T) {
 		}
 	}
 	t.Logf("faults injected: %v", counts)
-	svc.stop(t)
+	tw.Svc.stop(t)
 }
 
 // usdtBalances returns a reader of USDT balances on the sandbox's three

@@ -17,19 +17,10 @@ import (
 // every order that was answered with success to be there, unchanged: a
 // success means the order is on disk.
 func TestCreatedOrdersSurviveKill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary twice")
-	}
-	data := t.TempDir()
-	m, c := newShop(t, data, "Load Shop", "http://127.0.0.1:9/hook")
-
-	env := []string{"CASHIER_MODE=sandbox", "CASHIER_RATE_PER_KEY=10000000", "CASHIER_RATE_PER_IP=10000000", "CASHIER_RATE_PER_ENDPOINT=10000000",
-		unreachableETH}
-	serve := func() (*proc, string) {
-		return serveBase(t, env, "--data", data)
-	}
-	first, base := serve()
-	sdk := client.New(base, m["apiKey"], m["secretKey"])
+	tw := newWorld(t, worldOpts{Shop: "Load Shop", HookURL: "http://127.0.0.1:9/hook",
+		Env: []string{"CASHIER_MODE=sandbox", "CASHIER_RATE_PER_KEY=10000000", "CASHIER_RATE_PER_IP=10000000", "CASHIER_RATE_PER_ENDPOINT=10000000",
+			unreachableETH}})
+	first, sdk, c := tw.Svc, tw.API, tw.Cashier
 
 	type created struct{ orderNo, amount, id string }
 	var mu sync.Mutex
@@ -73,8 +64,8 @@ func TestCreatedOrdersSurviveKill(t *testing.T) {
 	close(stop)
 	wg.Wait()
 
-	second, base2 := serve()
-	sdk2 := client.New(base2, m["apiKey"], m["secretKey"])
+	tw.serve()
+	second, sdk2 := tw.Svc, tw.API
 	mu.Lock()
 	defer mu.Unlock()
 	for _, o := range ok {

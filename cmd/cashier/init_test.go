@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // sqliteBinary is the built binary itself, not the PostgreSQL wrapper of
@@ -203,14 +201,7 @@ func serveWith(t *testing.T, bin string, env []string, data string) (*proc, stri
 	}
 	go func() { srv.done <- srv.cmd.Wait() }()
 	t.Cleanup(func() { srv.cmd.Process.Kill() })
-	var base string
-	waitFor(t, "serve", time.Minute, func() bool {
-		line, _, _ := bufio.NewReader(strings.NewReader(srv.stdout.String())).ReadLine()
-		var ok bool
-		base, ok = strings.CutPrefix(string(line), "cashier listening on ")
-		return ok
-	})
-	return srv, base
+	return srv, listening(t, srv)
 }
 
 // TestVersionHonest: a build that recorded no commit (the test binary,

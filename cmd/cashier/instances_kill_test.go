@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -36,12 +35,6 @@ func databaseEnv() []string {
 // onPostgres reports whether the black-box tests run on PostgreSQL.
 func onPostgres() bool {
 	return os.Getenv("CASHIER_TEST_DATABASE") == "postgres" || os.Getenv("CASHIER_TEST_DATABASE_URL") != ""
-}
-
-// instanceProc is one `cashier serve` of a multi-instance test.
-type instanceProc struct {
-	*proc
-	id, base, metrics string
 }
 
 var (
@@ -93,9 +86,6 @@ func countPayouts(t *testing.T, data string, dbEnv []string, status string) (l s
 // payout paid exactly once on chain, each payout contract's balance moved
 // by exactly the payouts, fees and sweeps, and every webhook arrived.
 func TestInstancesTakeOverWork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox and three instances")
-	}
 	ctx := context.Background()
 	dbEnv := databaseEnv()
 
@@ -136,7 +126,7 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	// On PostgreSQL each instance has a data directory of its own, as on
 	// three hosts: the master key and the remembered settings copied, and
 	// nothing else shared but the database (nonce journals included).
-	dirs, instEnv := []string{data, data, data}, env
+	instEnv := env
 	if onPostgres() {
 		b, err := os.ReadFile(filepath.Join(data, "settings.json"))
 		if err != nil {
@@ -147,34 +137,8 @@ func TestInstancesTakeOverWork(t *testing.T) {
 			t.Fatalf("the data directory does not remember its database: %s (%v)", b, err)
 		}
 		instEnv = append(append([]string{}, env...), "CASHIER_DATABASE_URL="+saved["database-url"])
-		for i := range dirs {
-			dirs[i] = t.TempDir()
-			for _, f := range []string{"master.key", "settings.json"} {
-				b, err := os.ReadFile(filepath.Join(data, f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dirs[i], f), b, 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
 	}
-	var insts []*instanceProc
-	for i := 0; i < 3; i++ {
-		p := &instanceProc{proc: start(t, instEnv, "serve", "--data", dirs[i], "--addr", "127.0.0.1:0")}
-		waitFor(t, "serve", time.Minute, func() bool {
-			line, _, _ := bufio.NewReader(strings.NewReader(p.stdout.String())).ReadLine()
-			s, ok := strings.CutPrefix(string(line), "cashier listening on ")
-			p.base = s
-			im, mm := instanceLine.FindStringSubmatch(p.stderr.String()), metricsLine.FindStringSubmatch(p.stderr.String())
-			if im != nil && mm != nil {
-				p.id, p.metrics = im[1], mm[1]
-			}
-			return ok && p.id != "" && p.metrics != ""
-		})
-		insts = append(insts, p)
-	}
+	insts, dirs := tw.instances(3, instEnv, onPostgres())
 	// Every one-owner lease is held, by one of the three.
 	wanted := []string{"watch/ETH", "watch/TRON", "payouts/ETH", "payouts/TRON", "sweep/ETH", "sweep/TRON", "expiry"}
 	var owners map[string]string
@@ -244,15 +208,9 @@ func TestInstancesTakeOverWork(t *testing.T) {
 	var payouts []payout
 	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
 		for i := 0; i < map[cashier.Chain]int{cashier.ChainETH: 32, cashier.ChainTRON: 16}[c]; i++ {
-			to := randomRecipient(c)
-			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
 			no := fmt.Sprintf("MIP-%s-%d", c, i)
-			r, err := sdk().CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
-			if err != nil {
-				t.Fatalf("create %s: %v", no, err)
-			}
-			v, _ := cashier.ParseAmount(amt, 6)
-			payouts = append(payouts, payout{chain: c, id: r.OrderID, to: to, no: no, amount: v, amountText: amt})
+			r := createRandomPayout(t, ctx, sdk(), info, c, no, 50)
+			payouts = append(payouts, payout{chain: c, id: r.ID, to: r.To, no: no, amount: r.Value, amountText: r.Amount})
 		}
 	}
 	args := append([]string{"payout", "approve", "--data", data}, func() []string {

@@ -35,18 +35,7 @@ func TestKeyGraceOnTheBinary(t *testing.T) {
 	data := t.TempDir()
 	must := func(args ...string) map[string]any {
 		t.Helper()
-		var stderr bytes.Buffer
-		cmd := exec.Command(bin, args...)
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%q: %v %s", args, err, stderr.Bytes())
-		}
-		var m map[string]any
-		if err := json.Unmarshal(out, &m); err != nil {
-			t.Fatalf("%q printed %q: %v", args, out, err)
-		}
-		return m
+		return cliWith(t, bin, nil, args...)
 	}
 	must("init", "--data", data)
 	m := must("merchant", "create", "--data", data, "--name", "Grace Shop")
@@ -189,21 +178,9 @@ func TestWebhookKeyGraceOnTheBinary(t *testing.T) {
 	go hook.Serve(ln)
 	defer hook.Close()
 
-	env := append(os.Environ(), "CASHIER_MODE=sandbox") // a loopback receiver
 	must := func(args ...string) map[string]any {
 		t.Helper()
-		var stderr bytes.Buffer
-		cmd := exec.Command(bin, args...)
-		cmd.Env, cmd.Stderr = env, &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%q: %v %s", args, err, stderr.Bytes())
-		}
-		var m map[string]any
-		if err := json.Unmarshal(out, &m); err != nil {
-			t.Fatalf("%q printed %q: %v", args, out, err)
-		}
-		return m
+		return cliWith(t, bin, []string{"CASHIER_MODE=sandbox"}, args...) // a loopback receiver
 	}
 	must("init", "--data", data)
 	m := must("merchant", "create", "--data", data, "--name", "Hook Grace Shop")
@@ -285,4 +262,22 @@ func between(s, a, b string) string {
 	}
 	v, _, _ := strings.Cut(rest, b)
 	return v
+}
+
+// cliWith runs bin with env added to this process's environment and
+// decodes the one JSON object it prints.
+func cliWith(t *testing.T, bin string, env []string, args ...string) map[string]any {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Env, cmd.Stderr = append(os.Environ(), env...), &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%q: %v %s", args, err, stderr.Bytes())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("%q printed %q: %v", args, out, err)
+	}
+	return m
 }

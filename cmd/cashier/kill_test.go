@@ -19,11 +19,6 @@ import (
 // again on the same data directory, and requires the event to arrive with
 // the same id and the same bytes: a crash loses nothing.
 func TestWebhookSurvivesKill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary twice")
-	}
-	data := t.TempDir()
-
 	var mu sync.Mutex
 	var bodies []string
 	var ids []string
@@ -50,14 +45,9 @@ func TestWebhookSurvivesKill(t *testing.T) {
 	go hookSrv.Serve(ln)
 	defer hookSrv.Close()
 
-	m, c := newShop(t, data, "Crash Shop", "http://"+ln.Addr().String()+"/hook")
-
-	env := []string{"CASHIER_MODE=sandbox", "CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", unreachableETH}
-	serve := func() (*proc, string) {
-		return serveBase(t, env, "--data", data)
-	}
-	first, base := serve()
-	sdk := client.New(base, m["apiKey"], m["secretKey"])
+	tw := newWorld(t, worldOpts{Shop: "Crash Shop", HookURL: "http://" + ln.Addr().String() + "/hook",
+		Env: []string{"CASHIER_MODE=sandbox", "CASHIER_WEBHOOK_TIMEOUT=1s", "CASHIER_WEBHOOK_LEASE=2s", unreachableETH}})
+	data, first, sdk, c := tw.Data, tw.Svc, tw.API, tw.Cashier
 	if _, err := sdk.CreateCollection(context.Background(), client.CollectionRequest{CashierID: c["cashierId"], OrderNo: "K-1",
 		Amount: "10.00", Symbol: "USDT", ChainID: "ETH", CustNo: "C-1"}); err != nil {
 		t.Fatal(err)
@@ -73,7 +63,7 @@ func TestWebhookSurvivesKill(t *testing.T) {
 	mu.Lock()
 	hang = false
 	mu.Unlock()
-	second, _ := serve()
+	second := tw.startService()
 	select {
 	case <-arrived:
 	case <-time.After(30 * time.Second):

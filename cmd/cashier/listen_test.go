@@ -71,9 +71,6 @@ func serveHook(t *testing.T, h http.Handler) string {
 // left out: trigger approves the sandbox's reviewed payouts through the
 // SQLite store only, as `cashier payout approve` does.
 func TestListenAndTrigger(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	real := &hookRecorder{bodies: map[string][]byte{}, sigs: map[string]string{}}
 	realURL := serveHook(t, real)
 	tw := newWorld(t, worldOpts{OneProcess: true, Env: databaseEnv(), Service: []string{"--tron-block-interval", "300ms", "--webhook-url", realURL}})

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
-	"github.com/stablecashier/cashier/client"
 )
 
 // TestPayoutsSurviveKills runs the sandbox's chains in one process and the
@@ -24,10 +23,6 @@ import (
 // nothing paid twice. CASHIER_KILL_POINTS sets the number of kills (default
 // 20; the documented long run uses 100).
 func TestPayoutsSurviveKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
-	kills := killPoints(t, 20)
 	ctx := context.Background()
 	// Small batches: more executions, more states to be killed in.
 	w := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms"},
@@ -49,15 +44,9 @@ func TestPayoutsSurviveKills(t *testing.T) {
 	for _, c := range []cashier.Chain{cashier.ChainETH, cashier.ChainTRON} {
 		before[c] = balance(c, info.Networks[string(c)].PayoutContract)
 		for i := 0; i < counts[c]; i++ {
-			to := randomRecipient(c)
-			amt := fmt.Sprintf("%d.%02d", 1+mrand.IntN(50), mrand.IntN(100))
 			no := fmt.Sprintf("KILL-%s-%d", c, i)
-			r, err := api.CreatePayout(ctx, client.PayoutRequest{ContractID: info.ContractIDs[string(c)], OrderNo: no, Recipient: to, Amount: amt, Symbol: "USDT"})
-			if err != nil {
-				t.Fatalf("create %s: %v", no, err)
-			}
-			v, _ := cashier.ParseAmount(amt, 6)
-			all = append(all, payout{chain: c, id: r.OrderID, to: to, amount: v, orderNo: no, amountStr: amt})
+			r := createRandomPayout(t, ctx, api, info, c, no, 50)
+			all = append(all, payout{chain: c, id: r.ID, to: r.To, amount: r.Value, orderNo: no, amountStr: r.Amount})
 		}
 	}
 	args := []string{"payout", "approve", "--data", data}
@@ -70,6 +59,7 @@ func TestPayoutsSurviveKills(t *testing.T) {
 
 	// Kill at random moments while the batches are signed, sent, mined and
 	// confirmed; restart each time.
+	kills := killPoints(t, 20)
 	for k := 0; k < kills; k++ {
 		time.Sleep(time.Duration(mrand.IntN(1500)) * time.Millisecond)
 		w.restart()

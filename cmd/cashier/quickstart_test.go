@@ -51,9 +51,6 @@ func TestQuickstartIncludesSnippets(t *testing.T) {
 // another amount is not taken for the 12.50 USDT sold, and a refund's
 // SUCCESS is not taken for a payment's.
 func TestQuickstart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	dir, _ := filepath.Abs(quickstartDir)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -31,9 +31,6 @@ import (
 // refund, once, each refund is SUCCESS on the order's detail and sent one
 // refund.success webhook.
 func TestRefunds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	ctx := context.Background()
 
 	// The merchant's webhook receiver: refund.success events by refundNo.

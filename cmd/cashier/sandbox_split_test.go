@@ -28,12 +28,8 @@ import (
 // producing blocks; a payment is made while the service is down; the
 // restarted service serves the same merchant and orders.
 func TestSandboxSplit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "200ms"}, ChainsOnly: true})
+	tw := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "200ms"}, ChainsOnly: true, Timeout: 3 * time.Minute})
+	ctx := tw.Ctx
 	data := tw.Data
 	infoPath := filepath.Join(data, sandbox.InfoFile)
 	info, err := sandbox.ReadInfo(infoPath)
@@ -187,16 +183,10 @@ func TestSandboxFlagErrors(t *testing.T) {
 
 // TestSandboxPayRefusals: pay refuses what it cannot do before sending.
 func TestSandboxPayRefusals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 2 * time.Minute})
-	data, info, api := tw.Data, tw.Info, tw.API
+	data, info := tw.Data, tw.Info
 	ctx := context.Background()
-	if _, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "R-1",
-		Amount: "1.00", Symbol: "USDT", ChainID: "ARB"}); err != nil {
-		t.Fatal(err)
-	}
+	tw.order(ctx, "R-1", "1.00", "ARB")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -241,16 +231,10 @@ func hexHash(s string) common.Hash { return common.HexToHash(s) }
 // TestSweepOnTheBinary: the sandbox's service sweeps a paid order's
 // deposit address into the payout contract, and `sweep list` reports it.
 func TestSweepOnTheBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 2 * time.Minute, Service: []string{"--sweep-interval", "300ms", "--sweep-min", "1"}})
-	data, info, api := tw.Data, tw.Info, tw.API
+	data, info := tw.Data, tw.Info
 	ctx := context.Background()
-	if _, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "SWP-1",
-		Amount: "4.20", Symbol: "USDT", ChainID: "ETH"}); err != nil {
-		t.Fatal(err)
-	}
+	tw.order(ctx, "SWP-1", "4.20", "ETH")
 	p := cli(t, "sandbox", "pay", "--data", data, "--order", "SWP-1")
 	var list struct {
 		Total  int `json:"total"`

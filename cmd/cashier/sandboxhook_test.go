@@ -16,9 +16,6 @@ import (
 // restart sets the demo cashier's URL and says so, and each ready line
 // says where webhooks go.
 func TestSandboxWebhookURLOnRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	tw := newWorld(t, worldOpts{OneProcess: true, Env: databaseEnv(), Service: []string{"--tron-block-interval", "300ms"}})
 	data, sb, info := tw.Data, tw.Svc, tw.Info
 	if !strings.Contains(sb.stderr.String(), "webhooks: none") {

@@ -31,10 +31,6 @@ import (
 // exactly one completed sweep, with the amount it received.
 // CASHIER_KILL_POINTS sets the number of kills (default 12).
 func TestSweepsSurviveKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
-	kills := killPoints(t, 12)
 	ctx := context.Background()
 	w := newWorld(t, worldOpts{Chains: []string{"--tron-block-interval", "300ms", "--block-period", "300ms"},
 		Env: []string{"CASHIER_SWEEP_INTERVAL=700ms", "CASHIER_SWEEP_MIN=1", "CASHIER_WATCH_INTERVAL=100ms"}})
@@ -67,6 +63,7 @@ func TestSweepsSurviveKills(t *testing.T) {
 	// Pay a few orders, kill at a random moment, restart; the customer's
 	// wallet does not care whether the service runs.
 	next, midSweep := 0, 0
+	kills := killPoints(t, 12)
 	for k := 0; k < kills; k++ {
 		for n := 0; n < 2 && next < len(all); n++ {
 			o := all[next]

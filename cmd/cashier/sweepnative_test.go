@@ -11,8 +11,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
-
-	"github.com/stablecashier/cashier/client"
 )
 
 // sweepListing is what `cashier sweep list` and `cashier sweep native` print.
@@ -47,16 +45,10 @@ func sweepCmd(t *testing.T, args ...string) sweepListing {
 // shows in `sweep list` as waiting; `sweep native` moves it into the
 // payout contract once, records it, and a second run finds nothing.
 func TestSweepNativeOnTheBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary's sandbox")
-	}
 	tw := newWorld(t, worldOpts{OneProcess: true, Wait: 2 * time.Minute})
 	data, info, api := tw.Data, tw.Info, tw.API
 	ctx := context.Background()
-	if _, err := api.CreateCollection(ctx, client.CollectionRequest{CashierID: info.CashierID, OrderNo: "NAT-1",
-		Amount: "4.20", Symbol: "USDT", ChainID: "ETH"}); err != nil {
-		t.Fatal(err)
-	}
+	tw.order(ctx, "NAT-1", "4.20", "ETH")
 	p := cli(t, "sandbox", "pay", "--data", data, "--order", "NAT-1", "--symbol", "ETH", "--amount", "0.125")
 	if p["symbol"] != "ETH" || p["amount"] != "0.125" {
 		t.Fatalf("sandbox pay printed %v", p)
