@@ -14,23 +14,32 @@ type ApprovalScanner interface {
 	TokenApprovals(ctx context.Context, tokens, spenders []string, from, to uint64) ([]cashier.Approval, error)
 }
 
+// EventScanner reads a range's token transfers and its approvals to some
+// spenders in one log read (evm.Client), where ApprovalScanner and
+// Scanner would make two.
+type EventScanner interface {
+	TokenEvents(ctx context.Context, tokens, spenders []string, from, to uint64) ([]cashier.Transfer, []cashier.Approval, error)
+}
+
 // recordApprovals records the Approval events to the network's payout
 // contracts in a confirmed range, before the cursor passes it: a crash in
 // between scans the range again, and the recorded ones are recognised by
 // their (txHash, logIndex). Unconfirmed approvals are never read, so one a
 // reorg removes is never acted on.
-func (w *Watcher) recordApprovals(ctx context.Context, from, to uint64) error {
+// got holds the range's approvals when scanConfirmed read them already.
+func (w *Watcher) recordApprovals(ctx context.Context, from, to uint64, got []cashier.Approval) error {
 	sc, ok := w.chain.(ApprovalScanner)
 	if !w.cfg.Approvals || !ok {
 		return nil
 	}
-	spenders, err := w.store.ContractAddresses(ctx, w.cfg.Chain)
-	if err != nil || len(spenders) == 0 {
-		return err
-	}
-	got, err := sc.TokenApprovals(ctx, w.cfg.Tokens, spenders, from, to)
-	if err != nil {
-		return fmt.Errorf("approvals %d-%d: %w", from, to, err)
+	if got == nil {
+		spenders, err := w.store.ContractAddresses(ctx, w.cfg.Chain)
+		if err != nil || len(spenders) == 0 {
+			return err
+		}
+		if got, err = sc.TokenApprovals(ctx, w.cfg.Tokens, spenders, from, to); err != nil {
+			return fmt.Errorf("approvals %d-%d: %w", from, to, err)
+		}
 	}
 	blocks := map[uint64]cashier.BlockRef{}
 	for i := range got {
@@ -40,6 +49,7 @@ func (w *Watcher) recordApprovals(ctx context.Context, from, to uint64) error {
 		}
 		b, ok := blocks[a.BlockNumber]
 		if !ok {
+			var err error
 			if b, err = w.chain.BlockByNumber(ctx, a.BlockNumber); err != nil {
 				return fmt.Errorf("block %d: %w", a.BlockNumber, err)
 			}

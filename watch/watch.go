@@ -259,7 +259,7 @@ func (w *Watcher) round(ctx context.Context, announced *cashier.BlockRef) error 
 	}
 	for from := cur.Confirmed + 1; from <= safe; {
 		to := min(safe, from+w.cfg.Chunk-1)
-		got, err := w.scan(ctx, from, to)
+		got, approvals, err := w.scanConfirmed(ctx, from, to)
 		if err != nil {
 			return err
 		}
@@ -267,7 +267,7 @@ func (w *Watcher) round(ctx context.Context, announced *cashier.BlockRef) error 
 		if err != nil {
 			return fmt.Errorf("block %d: %w", to, err)
 		}
-		if err := w.recordApprovals(ctx, from, to); err != nil {
+		if err := w.recordApprovals(ctx, from, to, approvals); err != nil {
 			return err
 		}
 		// The block's time lets orders expire once the chain is scanned
@@ -445,6 +445,41 @@ func (w *Watcher) scan(ctx context.Context, from, to uint64) ([]orders.Received,
 	if err != nil {
 		return nil, fmt.Errorf("transfers %d-%d: %w", from, to, err)
 	}
+	return w.received(ctx, all, from, to)
+}
+
+// scanConfirmed is scan of a confirmed range and, when approvals are
+// followed, that range's approvals to the network's payout contracts
+// (nil: not read yet, recordApprovals reads them): in one log read per
+// chunk where the chain offers it (EventScanner).
+func (w *Watcher) scanConfirmed(ctx context.Context, from, to uint64) ([]orders.Received, []cashier.Approval, error) {
+	es, ok := w.chain.(EventScanner)
+	if !w.cfg.Approvals || !ok {
+		got, err := w.scan(ctx, from, to)
+		return got, nil, err
+	}
+	spenders, err := w.store.ContractAddresses(ctx, w.cfg.Chain)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(spenders) == 0 {
+		got, err := w.scan(ctx, from, to)
+		return got, nil, err
+	}
+	transfers, approvals, err := es.TokenEvents(ctx, w.cfg.Tokens, spenders, from, to)
+	if err != nil {
+		return nil, nil, fmt.Errorf("transfers and approvals %d-%d: %w", from, to, err)
+	}
+	got, err := w.received(ctx, transfers, from, to)
+	if approvals == nil {
+		approvals = []cashier.Approval{} // read: none
+	}
+	return got, approvals, err
+}
+
+// received adds the range's native transfers to the token transfers all
+// and keeps those to deposit addresses of collection orders.
+func (w *Watcher) received(ctx context.Context, all []cashier.Transfer, from, to uint64) ([]orders.Received, error) {
 	native, err := w.nativeTransfers(ctx, from, to)
 	if err != nil {
 		return nil, err
