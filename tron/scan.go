@@ -70,6 +70,12 @@ func (e *tokenLog) transfer() cashier.Transfer {
 // block and its transaction infos per block, as the wallet API has no log
 // filter.
 func (c *Client) tokenLogs(ctx context.Context, topic [32]byte, tokens map[Address]bool, from, to uint64, fn func(tokenLog)) error {
+	return c.tokenEventLogs(ctx, map[[32]byte]func(tokenLog){topic: fn}, tokens, from, to)
+}
+
+// tokenEventLogs is tokenLogs for several topics in one pass over the
+// blocks: each event goes to the function of its topic.
+func (c *Client) tokenEventLogs(ctx context.Context, fns map[[32]byte]func(tokenLog), tokens map[Address]bool, from, to uint64) error {
 	if from > to {
 		return nil
 	}
@@ -84,8 +90,9 @@ func (c *Client) tokenLogs(ctx context.Context, topic [32]byte, tokens map[Addre
 				continue
 			}
 			for i, l := range info.Log {
-				e, ok := decodeTokenLog(l, topic, tokens)
-				if !ok {
+				e, topic, ok := decodeTokenLog(l, tokens)
+				fn := fns[topic]
+				if !ok || fn == nil {
 					continue
 				}
 				e.tx, e.index, e.block, e.hash = strings.ToLower(info.ID), uint(i), n, hash
@@ -99,26 +106,26 @@ func (c *Client) tokenLogs(ctx context.Context, topic [32]byte, tokens map[Addre
 	}
 }
 
-// decodeTokenLog decodes l as a topic event of one of tokens.
-func decodeTokenLog(l apiLog, topic [32]byte, tokens map[Address]bool) (tokenLog, bool) {
-	var e tokenLog
+// decodeTokenLog decodes l as an event of one of tokens and names its
+// topic.
+func decodeTokenLog(l apiLog, tokens map[Address]bool) (e tokenLog, topic [32]byte, ok bool) {
 	token, err := AddressFromLog(l.Address)
 	if err != nil || !tokens[token] || len(l.Topics) != 3 {
-		return e, false
+		return e, topic, false
 	}
 	var topics [3][32]byte
 	for i, h := range l.Topics {
 		b, err := hex.DecodeString(h)
 		if err != nil || len(b) != 32 {
-			return e, false
+			return e, topic, false
 		}
 		topics[i] = [32]byte(b)
 	}
 	data, err := hex.DecodeString(l.Data)
-	if topics[0] != topic || err != nil || len(data) != 32 {
-		return e, false
+	if err != nil || len(data) != 32 {
+		return e, topic, false
 	}
 	e.token, e.a, e.b = token, Address(topics[1][12:]), Address(topics[2][12:])
 	e.value = new(big.Int).SetBytes(data)
-	return e, true
+	return e, topics[0], true
 }
