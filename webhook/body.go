@@ -56,10 +56,22 @@ const ChainAlertReorged = "REORGED"
 // EventTest is the Service-Event value of a test event sent by an operator.
 const EventTest cashier.EventType = "test"
 
-// NewEventID returns a fresh event id: "evt_" and 24 random hex digits.
-func NewEventID() string {
+// NewEventID returns a fresh event id: "evt_" and 24 hex digits, the
+// first 12 the time in milliseconds and the rest 48 random bits. Ids made
+// together sort together, so the events' id index and the delivery log's
+// event index take each new event on their newest pages instead of on a
+// random page each: a commit writes fewer pages. Still unique and not to
+// be guessed (48 random bits within a millisecond).
+func NewEventID() string { return newEventID(time.Now()) }
+
+func newEventID(now time.Time) string {
 	var b [12]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	ms := uint64(now.UnixMilli())
+	for i := 5; i >= 0; i-- {
+		b[i] = byte(ms)
+		ms >>= 8
+	}
+	if _, err := rand.Read(b[6:]); err != nil {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
 	return "evt_" + hex.EncodeToString(b[:])

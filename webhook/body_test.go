@@ -262,3 +262,25 @@ func TestFlaggedOrderBodyAddsChainAlert(t *testing.T) {
 		}
 	}
 }
+
+// Event ids made later sort after those made earlier (the indexes on them
+// take new events on their newest pages), and those of one millisecond
+// still differ.
+func TestEventIDsSortByTime(t *testing.T) {
+	t1 := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	a, b, c := newEventID(t1), newEventID(t1), newEventID(t1.Add(time.Millisecond))
+	for _, id := range []string{a, b, c} {
+		if !strings.HasPrefix(id, "evt_") || len(id) != 28 || strings.Trim(id[4:], "0123456789abcdef") != "" {
+			t.Fatalf("event id %q", id)
+		}
+	}
+	if a == b || a[:16] != b[:16] {
+		t.Fatalf("ids of one millisecond: %s %s", a, b)
+	}
+	if !(a < c && b < c) {
+		t.Fatalf("ids %s, %s then %s a millisecond later: not in order", a, b, c)
+	}
+	if got := NewEventID(); got <= c {
+		t.Fatalf("an id made now (%s) sorts before one of 2026-11-28 (%s)", got, c)
+	}
+}
