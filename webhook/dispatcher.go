@@ -397,13 +397,12 @@ func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event, sent func()) 
 		}
 	}
 	defer release()
-	log := d.log.With("event", e.ID, "merchant", e.MerchantID, "order", e.OrderID)
 	m, err := d.merchants.Merchant(ctx, e.MerchantID)
 	if err != nil && cashier.ErrorCode(err) != cashier.ENotFound {
 		// Not the receiver's fault: leave the event to a later claim
 		// without spending one of its attempts.
 		if ctx.Err() == nil {
-			log.Error("loading merchant failed", "err", err)
+			d.eventLog(ctx, slog.LevelError, &e, "loading merchant failed", "err", err)
 		}
 		return
 	}
@@ -415,7 +414,7 @@ func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event, sent func()) 
 		release()
 		d.attempted.Add(1)
 		if !a.ok() && ctx.Err() != nil {
-			log.Info("delivery interrupted by shutdown; the lease will run out and the event go again")
+			d.eventLog(ctx, slog.LevelInfo, &e, "delivery interrupted by shutdown; the lease will run out and the event go again")
 			return
 		}
 	}
@@ -445,14 +444,25 @@ func (d *Dispatcher) deliver(ctx context.Context, e cashier.Event, sent func()) 
 	}
 	if err := d.records.record(rctx, d.outbox, d.cfg.Owner, cashier.AttemptOutcome{Attempt: rec, State: state}); err != nil {
 		if cashier.ErrorCode(err) == cashier.EInvalidStatus {
-			log.Warn("lease lost before the attempt was recorded; another claim delivers the event", "err", err)
+			d.eventLog(rctx, slog.LevelWarn, &e, "lease lost before the attempt was recorded; another claim delivers the event", "err", err)
 		} else {
-			log.Error("recording attempt failed", "err", err)
+			d.eventLog(rctx, slog.LevelError, &e, "recording attempt failed", "err", err)
 		}
 		return
 	}
-	log.Info("webhook attempt", "attempt", rec.Attempt, "status", a.HTTPStatus,
+	d.eventLog(rctx, slog.LevelInfo, &e, "webhook attempt", "attempt", rec.Attempt, "status", a.HTTPStatus,
 		"latency", a.Latency, "state", state, "err", a.Err, "next", rec.NextAttemptAt)
+}
+
+// eventLog logs msg about e at level with e's identity. Nothing is built
+// when the level is off: a busy dispatcher makes thousands of attempts a
+// second, and binding a logger to each event's attributes took about 2 %
+// of the service's CPU under a creation load whatever the log level.
+func (d *Dispatcher) eventLog(ctx context.Context, level slog.Level, e *cashier.Event, msg string, args ...any) {
+	if !d.log.Enabled(ctx, level) {
+		return
+	}
+	d.log.Log(ctx, level, msg, append([]any{"event", e.ID, "merchant", e.MerchantID, "order", e.OrderID}, args...)...)
 }
 
 // cycleStart is the time of the first attempt of e's current retry cycle
