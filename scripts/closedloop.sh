@@ -31,15 +31,7 @@ clients=("$@")
 source scripts/lib/sandbox.sh
 sandbox_workdir closedloop
 sandbox_build cashier loadgen
-hooks=()
-if [ -n "${WEBHOOKS:-}" ]; then
-  # A cheap local receiver in loadgen takes every webhook the creates cause.
-  port=$(free_port)
-  hooks=(--webhooks "127.0.0.1:$port")
-  sandbox_start --webhook-url "http://127.0.0.1:$port/hook"
-else
-  sandbox_start
-fi
+sandbox_start_measured
 
 for round in $(seq "$rounds"); do
   createus=

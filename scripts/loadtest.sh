@@ -30,15 +30,7 @@ if [ "${PIN:-1}" != 0 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]
   service=(taskset -c 1) generator=(taskset -c 0)
 fi
 SANDBOX_PREFIX=(${service[@]+"${service[@]}"})
-hooks=()
-if [ -n "${WEBHOOKS:-}" ]; then
-  # A cheap local receiver in loadgen takes every webhook the creates cause.
-  port=$(free_port)
-  hooks=(--webhooks "127.0.0.1:$port")
-  sandbox_start --webhook-url "http://127.0.0.1:$port/hook"
-else
-  sandbox_start
-fi
+sandbox_start_measured
 
 [ $# -gt 0 ] || set -- --rate 1000 --duration 10s
 echo "== service: ${service[*]:-unpinned}; generator: ${generator[*]:-unpinned}"

@@ -7,6 +7,7 @@
 #   sandbox_workdir NAME            # $work: a temporary directory, removed on exit (KEEP=1 keeps it)
 #   sandbox_build cashier loadgen   # $work/cashier, $work/loadgen (CASHIER, LOADGEN: copy these builds instead)
 #   sandbox_start [flags...]        # $pid; SANDBOX_PREFIX=(taskset -c 1) runs it under a prefix
+#   sandbox_start_measured [flags...] # the same; WEBHOOKS=1: webhooks to loadgen ($hooks: its flags)
 #   port=$(free_port)               # a port of 127.0.0.1 nothing listens on, for a receiver
 #
 # sandbox_start runs it on $work/data with the rate limits out of the way;
@@ -65,6 +66,22 @@ sandbox_start() {
   # shellcheck disable=SC2086
   sandbox_run sandbox "$work/data" "sandbox ready" "${sandbox_unlimited[@]}" ${SERVICE_FLAGS:-} "$@"
   sleep 2 # the dev chains' first blocks
+}
+
+# sandbox_start_measured [flags...]: sandbox_start, and with WEBHOOKS set
+# the sandbox's webhook URL at a cheap receiver in loadgen on a free port;
+# $hooks holds the loadgen flags that start that receiver (empty without
+# WEBHOOKS).
+sandbox_start_measured() {
+  hooks=()
+  if [ -n "${WEBHOOKS:-}" ]; then
+    local port
+    port=$(free_port)
+    hooks=(--webhooks "127.0.0.1:$port")
+    sandbox_start --webhook-url "http://127.0.0.1:$port/hook" "$@"
+  else
+    sandbox_start "$@"
+  fi
 }
 
 # sandbox_run NAME DATA READY [flags...]: starts `cashier sandbox --data
