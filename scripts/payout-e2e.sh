@@ -2,13 +2,14 @@
 # Payouts and their webhooks, end to end on the sandbox: builds the
 # binaries, starts `cashier sandbox` on a throwaway data directory with its
 # webhook URL at a local receiver and the rate limits out of the way, then
-# runs payoute2e: N allowance-mode payouts created through the API, the
-# time to every SUCCESS status and to every SUCCESS webhook, the lag of
-# every webhook from its status change, and every recipient checked on
-# chain. Exits non-zero on any failure.
+# runs payoute2e: N payouts created through the API (allowance mode, or
+# --mode balance), the time to every SUCCESS status and to every SUCCESS
+# webhook, the lag of every webhook from its status change, and every
+# recipient checked on chain. Exits non-zero on any failure.
 #
 #   scripts/payout-e2e.sh                 # N=1000
 #   scripts/payout-e2e.sh --n 400 --concurrency 16
+#   scripts/payout-e2e.sh --n 10000 --batch 100 --mode balance
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

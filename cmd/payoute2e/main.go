@@ -1,10 +1,10 @@
 // Command payoute2e measures payouts end to end on a running sandbox: it
-// creates N allowance-mode payouts through the API, receives their
-// webhooks on a local receiver that answers at once (the sandbox's webhook
-// URL must point at --listen), and reports how long after the last create
-// every payout reached SUCCESS and every SUCCESS webhook arrived, and how
-// long each event took from its status change (the body's updateTime) to
-// the receiver. Every recipient's balance is then checked on chain.
+// creates N payouts through the API (allowance mode, or balance mode with
+// --mode balance), receives their webhooks on a local receiver that
+// answers at once (the sandbox's webhook URL must point at --listen), and
+// reports how long after the last create every payout reached SUCCESS and
+// every SUCCESS webhook arrived, and how long each event took from its
+// status change (the body's updateTime) to the receiver. Every recipient's balance is then checked on chain.
 //
 //	go run ./cmd/payoute2e --data .sandbox --listen 127.0.0.1:8099 --n 1000
 //
@@ -44,8 +44,8 @@ type payout struct {
 
 // createBatch creates ps with one batch request, retried while refused as
 // overloaded.
-func createBatch(ctx context.Context, api *client.Client, ps []*payout, contract, from, amt string, retries *atomic.Int64) error {
-	req := client.BatchRequest{ContractID: contract, PayoutType: 2, FromAddress: from}
+func createBatch(ctx context.Context, api *client.Client, ps []*payout, contract string, typ int, from, amt string, retries *atomic.Int64) error {
+	req := client.BatchRequest{ContractID: contract, PayoutType: typ, FromAddress: from}
 	for _, p := range ps {
 		req.Orders = append(req.Orders, client.BatchOrder{OrderNo: p.orderNo, Recipient: p.recipient, Amount: amt, Symbol: "USDT"})
 	}
@@ -115,7 +115,8 @@ func run(args []string, out io.Writer) error {
 	n := fs.Int("n", 1000, "payouts to create")
 	conc := fs.Int("concurrency", 8, "concurrent creates")
 	batch := fs.Int("batch", 0, "create the payouts with batch requests of this many orders (0: one create per payout)")
-	chain := fs.String("chain", "ETH", "network: ETH or ARB (allowance mode from the sandbox's allowance wallet)")
+	chain := fs.String("chain", "ETH", "network: ETH or ARB")
+	mode := fs.String("mode", "allowance", "payout mode: allowance (from the sandbox's allowance wallet) or balance (from the payout contract's own balance)")
 	amt := fs.String("amount", "1.00", "amount of each payout, USDT (the sandbox minimum is 1.00)")
 	freePort := fs.Bool("free-port", false, "print a free TCP port of 127.0.0.1 and exit (for the receiver's address)")
 	if err := fs.Parse(args); err != nil {
@@ -156,7 +157,14 @@ func run(args []string, out io.Writer) error {
 	defer hooks.Close()
 
 	api := client.New(info.BaseURL, info.APIKey, info.SecretKey)
-	from := info.Wallets["allowance"].EVMAddress
+	typ, from := 2, info.Wallets["allowance"].EVMAddress
+	switch *mode {
+	case "allowance":
+	case "balance":
+		typ, from = 1, ""
+	default:
+		return fmt.Errorf("--mode %q: allowance or balance", *mode)
+	}
 	contract := info.ContractIDs[*chain]
 	run := measure.RandomHex(4)
 	ps := make([]*payout, *n)
@@ -179,7 +187,7 @@ func run(args []string, out io.Writer) error {
 					if i >= len(ps) {
 						return
 					}
-					if err := createBatch(ctx, api, ps[i:min(i+*batch, len(ps))], contract, from, *amt, &retries); err != nil {
+					if err := createBatch(ctx, api, ps[i:min(i+*batch, len(ps))], contract, typ, from, *amt, &retries); err != nil {
 						errs <- err
 						return
 					}
@@ -191,7 +199,7 @@ func run(args []string, out io.Writer) error {
 				}
 				p := ps[i]
 				req := client.PayoutRequest{ContractID: contract, OrderNo: p.orderNo, Recipient: p.recipient,
-					Amount: *amt, Symbol: "USDT", PayoutType: 2, FromAddress: from}
+					Amount: *amt, Symbol: "USDT", PayoutType: typ, FromAddress: from}
 				_, err := api.CreatePayout(ctx, req)
 				for client.IsCode(err, "000503") && ctx.Err() == nil {
 					// Refused as overloaded, nothing created: retry as a
