@@ -69,10 +69,7 @@ func TestInstancesShareTheOutbox(t *testing.T) {
 	e := newEnv(t)
 	rc := newReceiver(t, nil)
 	const n = 60
-	var ids []string
-	for i := range n {
-		ids = append(ids, e.addEvent(e.m, fmt.Sprintf("co_%d", i), cashier.CollectionSuccess, rc.URL).ID)
-	}
+	ids := e.addEvents(n, rc.URL)
 	for i := range 3 {
 		cfg := sandbox
 		cfg.Owner, cfg.Workers, cfg.PollInterval = fmt.Sprintf("instance-%d", i), 4, 5*time.Millisecond

@@ -3,6 +3,7 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math/big"
 	"net/http"
@@ -116,6 +117,17 @@ func (e *env) addEvent(m *cashier.Merchant, orderID string, st cashier.Collectio
 	}
 	e.update(func(tx cashier.Tx) error { return tx.AddEvent(context.Background(), ev) })
 	return ev
+}
+
+// addEvents writes the SUCCESS events of n orders co_0 … co_{n-1} of the
+// env's merchant, to url, and returns their ids.
+func (e *env) addEvents(n int, url string) []string {
+	e.t.Helper()
+	ids := make([]string, n)
+	for i := range n {
+		ids[i] = e.addEvent(e.m, fmt.Sprintf("co_%d", i), cashier.CollectionSuccess, url).ID
+	}
+	return ids
 }
 
 func (e *env) dispatcher(cfg Config) *Dispatcher {

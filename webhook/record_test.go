@@ -47,10 +47,7 @@ func TestAttemptsFinishedTogetherAreRecordedTogether(t *testing.T) {
 	e := newEnv(t)
 	rc := newReceiver(t, nil)
 	const n = 12
-	var ids []string
-	for i := range n {
-		ids = append(ids, e.addEvent(e.m, fmt.Sprintf("co_%d", i), cashier.CollectionSuccess, rc.URL).ID)
-	}
+	ids := e.addEvents(n, rc.URL)
 	g := &groupingOutbox{Outbox: e.db, hold: n - 1}
 	cfg := sandbox
 	cfg.Workers, cfg.HostConcurrency, cfg.MerchantConcurrency = n, n, n
@@ -140,9 +137,7 @@ func TestADeliveryBacklogQueuesFewWrites(t *testing.T) {
 	e := newEnv(t)
 	rc := newReceiver(t, nil)
 	const n = 300
-	for i := range n {
-		e.addEvent(e.m, fmt.Sprintf("co_%d", i), cashier.CollectionSuccess, rc.URL)
-	}
+	e.addEvents(n, rc.URL)
 	cfg := sandbox
 	cfg.Workers, cfg.HostConcurrency, cfg.MerchantConcurrency = 32, 32, 32
 	d := e.dispatcher(cfg)
