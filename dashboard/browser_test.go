@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/browsertest"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/dashboard"
@@ -37,18 +38,6 @@ import (
 // a viewer sees no control, the TOTP QR code holds the otpauth URI.
 // A screenshot of every page goes to $CASHIER_ARTIFACTS (default
 // artifacts/ at the repository root, git-ignored).
-
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("these tests need headless Chromium: apt-get install -y chromium (or set CHROMIUM)")
-	}
-	return p
-}
 
 func artifacts(t *testing.T) string {
 	dir := os.Getenv("CASHIER_ARTIFACTS")
@@ -152,8 +141,8 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.ExecPath(browsertest.Chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(browsertest.ProfileDir(t)),
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.WindowSize(412, 915)) // a phone's width
 	defer cancelAlloc()

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/browsertest"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/orders"
 )
@@ -27,8 +28,8 @@ import (
 func startBrowser(t *testing.T, ctx context.Context, base string) (*browser, func() []string) {
 	t.Helper()
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.ExecPath(browsertest.Chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(browsertest.ProfileDir(t)),
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.WindowSize(412, 915))
 	t.Cleanup(cancelAlloc)

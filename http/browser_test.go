@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stablecashier/cashier/browsertest"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/sign"
 )
@@ -18,26 +19,13 @@ import (
 // The customer-facing pages, rendered by a real browser: headless Chromium
 // loads them from the test server as a customer's browser would.
 
-// chromium returns the browser to drive ($CHROMIUM, else chromium on PATH).
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("these tests need headless Chromium: apt-get install -y chromium (or set CHROMIUM)")
-	}
-	return p
-}
-
 // browse loads url headless and returns the DOM after load and, when shot
 // is set, writes a screenshot there.
 func browse(t *testing.T, url, shot string) string {
 	t.Helper()
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(), "--window-size=480,900"}
+		"--user-data-dir=" + browsertest.ProfileDir(t), "--window-size=480,900"}
 	if shot != "" {
 		args = append(args, "--screenshot="+shot)
 	} else {
@@ -45,7 +33,7 @@ func browse(t *testing.T, url, shot string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, chromium(t), append(args, url)...).Output()
+	out, err := exec.CommandContext(ctx, browsertest.Chromium(t), append(args, url)...).Output()
 	if err != nil {
 		t.Fatalf("chromium %s: %v", url, err)
 	}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/stablecashier/cashier"
+	"github.com/stablecashier/cashier/browsertest"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/orders"
 )
@@ -77,7 +78,7 @@ func view(t *testing.T, url string, width, height int, budget time.Duration, sho
 	run := func(out string) []byte {
 		args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 			"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-			"--user-data-dir=" + t.TempDir(), fmt.Sprintf("--window-size=%d,%d", width, height),
+			"--user-data-dir=" + browsertest.ProfileDir(t), fmt.Sprintf("--window-size=%d,%d", width, height),
 			fmt.Sprintf("--virtual-time-budget=%d", budget.Milliseconds())}
 		args = append(args, extra...)
 		if out != "" {
@@ -91,7 +92,7 @@ func view(t *testing.T, url string, width, height int, budget time.Duration, sho
 		for attempt := 0; attempt < 3; attempt++ {
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			var b []byte
-			b, err = exec.CommandContext(ctx, chromium(t), append(args, url)...).Output()
+			b, err = exec.CommandContext(ctx, browsertest.Chromium(t), append(args, url)...).Output()
 			cancel()
 			var ee *exec.ExitError
 			if err == nil {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/stablecashier/cashier/browsertest"
 	"github.com/stablecashier/cashier/client"
 	"github.com/stablecashier/cashier/config"
 	"github.com/stablecashier/cashier/sandbox"
@@ -89,13 +89,7 @@ func (p *livePage) until(what string, d time.Duration, seen *[]string, ok func(s
 }
 
 func TestCashierPageLiveOnChain(t *testing.T) {
-	chrome, err := exec.LookPath("chromium")
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		chrome, err = p, nil
-	}
-	if err != nil {
-		t.Fatal("this test needs headless Chromium: apt-get install -y chromium (or set CHROMIUM)")
-	}
+	chrome := browsertest.Chromium(t)
 	dir := os.Getenv("CASHIER_ARTIFACTS")
 	if dir == "" {
 		dir = t.TempDir()
@@ -171,7 +165,7 @@ func TestCashierPageLiveOnChain(t *testing.T) {
 
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(browsertest.ProfileDir(t)),
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.WindowSize(375, 812)) // a phone
 	defer cancelAlloc()
