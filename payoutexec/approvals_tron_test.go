@@ -55,7 +55,13 @@ func TestRevokeOnTRONRefusesPendingOrders(t *testing.T) {
 				return o
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("order %s is %s, want %s", o.OrderNo, o.Status, want)
+				// What the watcher had done, to tell a missed approval
+				// from a refusal not made.
+				cur, cerr := st.Cursor(ctx, cashier.ChainTRON)
+				head, herr := wallet.Head(ctx)
+				list, lerr := st.Allowances(ctx, cashier.ChainTRON, n.PayoutContract)
+				t.Fatalf("order %s is %s, want %s; TRON cursor %+v (%v), head %+v (%v), allowances %+v (%v)",
+					o.OrderNo, o.Status, want, cur, cerr, head, herr, list, lerr)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
